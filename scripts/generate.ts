@@ -1,0 +1,91 @@
+// npm run generate [-- --check]: validates contract/ and emits generated/; with --check,
+// writes nothing and fails when generated/ differs from what the contract gives.
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OperationEntry, ProfileEntry } from '../src/contract/types.js';
+import { PROFILE_NAMES } from '../src/contract/types.js';
+import { checkContract } from './generator/check-contract.js';
+import { listOperations, loadContract } from './generator/contract-source.js';
+import { handlerMapSource } from './generator/handler-map.js';
+import { llmsFull } from './generator/llms-full.js';
+import { llmsIndex } from './generator/llms-index.js';
+import { manifest } from './generator/manifest.js';
+import { operationEntry } from './generator/operation-entry.js';
+import { toolEntry } from './generator/tool-entry.js';
+import { typescriptTypes } from './generator/typescript-types.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+
+export async function buildGeneratedFiles(contractDir: string): Promise<Map<string, string>> {
+  const source = await loadContract(contractDir);
+  const doc = source.openapi;
+  const catalogue = source.tools;
+  const operations = new Map<string, OperationEntry>();
+  for (const { path, method, op } of listOperations(doc)) operations.set(op.operationId, operationEntry(path, method, op, doc));
+  const problems = checkContract(doc, catalogue, operations);
+  if (problems.length) throw new Error(`Contrat incohérent :\n- ${problems.join('\n- ')}`);
+
+  const tools = catalogue.tools.map((t) => toolEntry(t, catalogue.tools, operations));
+  const profiles: ProfileEntry[] = PROFILE_NAMES.map((name) => ({ name, ...catalogue.profiles[name] }));
+  const contractVersion = doc.info['x-api-contract-version'] as string;
+  const sortedOps = [...operations.values()].sort((a, b) => a.name.localeCompare(b.name));
+
+  const files = new Map<string, string>();
+  files.set('openapi.json', json(doc));
+  files.set('openapi-types.ts', await typescriptTypes(doc));
+  files.set('handler-map.ts', handlerMapSource(sortedOps));
+  files.set('operations.json', json({ contract_version: contractVersion, operations: sortedOps }));
+  files.set('tools.json', json({ catalogue_version: catalogue.catalogue_version, profiles, tools }));
+  files.set('llms.txt', llmsIndex(catalogue.service, profiles, tools) + '\n');
+  files.set('llms-full.txt', llmsFull(catalogue.service, contractVersion, profiles, tools, operations) + '\n');
+  files.set(
+    'manifest.json',
+    json(
+      manifest({
+        contractVersion,
+        openapiVersion: doc.openapi,
+        documentVersion: doc.info.version,
+        catalogueVersion: catalogue.catalogue_version,
+        documentationVersion: catalogue.documentation_version,
+        operationCount: operations.size,
+        tools,
+        contractText: source.text,
+      }),
+    ),
+  );
+  return files;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const outDir = join(root, 'generated');
+  let files: Map<string, string>;
+  try {
+    files = await buildGeneratedFiles(join(root, 'contract'));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  if (check) {
+    const stale: string[] = [];
+    for (const [name, content] of files) {
+      const current = await readFile(join(outDir, name), 'utf8').catch(() => null);
+      if (current !== content) stale.push(name);
+    }
+    const present = await readdir(outDir).catch(() => [] as string[]);
+    for (const name of present) if (!files.has(name)) stale.push(`${name} (en trop)`);
+    if (stale.length) {
+      console.error(`generated/ n'est pas à jour (lancer npm run generate) : ${stale.join(', ')}`);
+      process.exit(1);
+    }
+    console.log(`generated/ à jour (${files.size} fichiers).`);
+    return;
+  }
+  await mkdir(outDir, { recursive: true });
+  for (const [name, content] of files) await writeFile(join(outDir, name), content);
+  console.log(`generated/ écrit (${files.size} fichiers).`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -1,0 +1,97 @@
+// Transform: the two contract files into the list of their inconsistencies (empty when
+// they agree). The generator refuses to emit anything while this list is not empty.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { OperationEntry } from '../../src/contract/types.js';
+import { PROFILE_NAMES } from '../../src/contract/types.js';
+import { listOperations, type OpenApiDocument, type ToolsDocument } from './contract-source.js';
+
+export const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'BadRequest',
+  '401': 'Unauthenticated',
+  '403': 'Forbidden',
+  '404': 'NotFound',
+  '405': 'MethodNotAllowed',
+  '408': 'RequestTimeout',
+  '409': 'Conflict',
+  '413': 'PayloadTooLarge',
+  '415': 'UnsupportedMediaType',
+  '429': 'QuotaExceeded',
+  '503': 'Unavailable',
+  '504': 'Timeout',
+};
+
+const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const OPERATION_NAME = /^[a-z][a-z_]*(\.[a-z][a-z_]*)?$/;
+
+export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, operations: Map<string, OperationEntry>): string[] {
+  const problems: string[] = [];
+  const version = doc.info['x-api-contract-version'];
+  if (doc.openapi !== '3.1.0') problems.push(`openapi doit valoir 3.1.0 (trouvé ${doc.openapi})`);
+  if (doc.jsonSchemaDialect !== 'https://json-schema.org/draft/2020-12/schema') problems.push('jsonSchemaDialect doit être JSON Schema 2020-12');
+  if (typeof version !== 'string') problems.push('info.x-api-contract-version manque');
+
+  const seenOps = new Set<string>();
+  for (const { path, method, op } of listOperations(doc)) {
+    const where = `opération ${op.operationId ?? path}`;
+    if (!op.operationId || !OPERATION_NAME.test(op.operationId)) problems.push(`${where} : operationId absent ou mal formé`);
+    if (seenOps.has(op.operationId)) problems.push(`${where} : operationId en double`);
+    seenOps.add(op.operationId);
+    if (path !== `/api/mcp/v1/${op.operationId}`) problems.push(`${where} : le chemin doit être /api/mcp/v1/${op.operationId}`);
+    const wanted = op.operationId === 'me' ? 'get' : 'post';
+    if (method !== wanted) problems.push(`${where} : méthode ${method}, ${wanted} attendu`);
+    if (!['read', 'write'].includes(op['x-effect'] ?? '')) problems.push(`${where} : x-effect doit valoir read ou write`);
+    if (!['mcp:read', 'mcp:write'].includes(op['x-scope'] ?? '')) problems.push(`${where} : x-scope doit valoir mcp:read ou mcp:write`);
+    if ((op['x-effect'] === 'write') !== (op['x-scope'] === 'mcp:write')) problems.push(`${where} : une écriture exige mcp:write, une lecture mcp:read`);
+    if (typeof op['x-paid-only'] !== 'boolean') problems.push(`${where} : x-paid-only doit être un booléen`);
+    if (!op['x-mcp-tool']) problems.push(`${where} : x-mcp-tool manque`);
+    if (!op.summary) problems.push(`${where} : summary manque`);
+    if (typeof version === 'string' && !(op.description ?? '').includes(`Version du contrat : ${version}.`))
+      problems.push(`${where} : la description doit se terminer par « Version du contrat : ${version}. »`);
+    if (!op.responses?.['200']) problems.push(`${where} : réponse 200 manquante`);
+    for (const [status, component] of Object.entries(ERROR_RESPONSES)) {
+      const ref = (op.responses?.[status] as { $ref?: string } | undefined)?.$ref;
+      if (ref !== `#/components/responses/${component}`) problems.push(`${where} : la réponse ${status} doit référencer #/components/responses/${component}`);
+    }
+  }
+
+  const toolNames = new Set<string>();
+  const reached = new Set<string>();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  for (const tool of catalogue.tools) {
+    const where = `outil ${tool.name}`;
+    if (!TOOL_NAME.test(tool.name ?? '')) problems.push(`${where} : nom mal formé (snake_case attendu)`);
+    if (toolNames.has(tool.name)) problems.push(`${where} : nom en double`);
+    toolNames.add(tool.name);
+    if (!tool.title || !tool.description) problems.push(`${where} : titre ou description manquant`);
+    if (!['active', 'alias', 'preparation'].includes(tool.status)) problems.push(`${where} : statut inconnu ${String(tool.status)}`);
+    for (const p of tool.profiles ?? []) if (!PROFILE_NAMES.includes(p)) problems.push(`${where} : profil inconnu ${p}`);
+    if (tool.status === 'alias') {
+      const target = catalogue.tools.find((t) => t.name === tool.alias_of);
+      if (!target || target.status !== 'active') problems.push(`${where} : alias_of doit nommer un outil actif`);
+      if (tool.operations?.length) problems.push(`${where} : un nom historique n'a pas d'opérations propres`);
+      continue;
+    }
+    if (tool.status === 'preparation') continue;
+    if (!tool.operations?.length) problems.push(`${where} : aucune opération`);
+    if (!tool.profiles?.length) problems.push(`${where} : aucun profil`);
+    const ops = (tool.operations ?? []).map((name) => {
+      const op = operations.get(name);
+      if (!op) problems.push(`${where} : opération inconnue ${name}`);
+      else if (op.mcpTool !== tool.name) problems.push(`${where} : l'opération ${name} annonce x-mcp-tool ${op.mcpTool}`);
+      reached.add(name);
+      return op;
+    });
+    const needsWrite = ops.some((o) => o?.scope === 'mcp:write');
+    if (tool.scope !== (needsWrite ? 'mcp:write' : 'mcp:read')) problems.push(`${where} : portée ${String(tool.scope)}, ${needsWrite ? 'mcp:write' : 'mcp:read'} attendue`);
+    const first = ops[0];
+    for (const recipe of tool.recipes ?? []) {
+      if (recipe.example === undefined || !first) continue;
+      const validate = ajv.compile(first.inputSchema);
+      if (!validate(recipe.example)) problems.push(`${where} : l'exemple de la recette « ${recipe.title} » ne respecte pas le schéma d'entrée`);
+    }
+  }
+  for (const name of operations.keys()) {
+    if (!reached.has(name)) problems.push(`opération ${name} : aucun outil actif ne l'atteint`);
+  }
+  return problems;
+}

@@ -1,0 +1,29 @@
+// Configuration from the environment (DESIGN.md's table), read once at start.
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  allowedOrigins: string[];
+  logLevel: string;
+  /** Spec limits; lowered only by tests to exercise them quickly. */
+  limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number };
+}
+
+export const DEFAULT_LIMITS = { bodyBytes: 3 * 1024 * 1024, bodyTimeoutMs: 30_000, operationTimeoutMs: 35_000 };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`);
+  const host = env.HOST ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/service.sqlite',
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    limits: { ...DEFAULT_LIMITS },
+  };
+}

@@ -1,0 +1,60 @@
+// Turns an input JSON Schema into a French list of parameters, for the help tools and
+// llms-full.txt alike, so both describe a tool the same way.
+import type { JsonSchema } from './types.js';
+
+export interface ParameterDescription {
+  nom: string;
+  type: string;
+  requis: boolean;
+  description: string | null;
+  contraintes: string[];
+}
+
+function typeLabel(schema: JsonSchema): string {
+  const type = schema.type;
+  if (Array.isArray(type)) return type.map(String).join(' ou ');
+  if (type === 'array') {
+    const items = (schema.items ?? {}) as JsonSchema;
+    return `array<${typeLabel(items)}>`;
+  }
+  if (typeof type === 'string') return type;
+  if (schema.enum) return 'string';
+  return 'any';
+}
+
+function constraints(schema: JsonSchema): string[] {
+  const out: string[] = [];
+  const items = schema.type === 'array' ? ((schema.items ?? {}) as JsonSchema) : null;
+  const values = (schema.enum ?? items?.enum) as unknown[] | undefined;
+  if (values) out.push(`valeurs : ${values.map((v) => String(v)).join(', ')}`);
+  if (typeof schema.minLength === 'number') out.push(`${schema.minLength} caractère(s) au moins`);
+  if (typeof schema.maxLength === 'number') out.push(`${schema.maxLength} caractères au plus`);
+  if (typeof schema.minimum === 'number') out.push(`minimum ${schema.minimum}`);
+  if (typeof schema.maximum === 'number') out.push(`maximum ${schema.maximum}`);
+  if (typeof schema.minItems === 'number') out.push(`${schema.minItems} élément(s) au moins`);
+  if (typeof schema.maxItems === 'number') out.push(`${schema.maxItems} éléments au plus`);
+  const pattern = schema.pattern ?? items?.pattern;
+  if (typeof pattern === 'string') out.push(`motif : ${pattern}`);
+  if (schema.format) out.push(`format : ${String(schema.format)}`);
+  if (schema.default !== undefined) out.push(`défaut : ${JSON.stringify(schema.default)}`);
+  return out;
+}
+
+/** Flattens the properties of an object schema (nested objects with dotted names). */
+export function describeParameters(schema: JsonSchema | null, prefix = ''): ParameterDescription[] {
+  if (!schema || typeof schema.properties !== 'object' || schema.properties === null) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const out: ParameterDescription[] = [];
+  for (const [name, raw] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
+    const nom = prefix + name;
+    out.push({
+      nom,
+      type: typeLabel(raw),
+      requis: required.has(name),
+      description: typeof raw.description === 'string' ? raw.description : null,
+      contraintes: constraints(raw),
+    });
+    if (raw.type === 'object') out.push(...describeParameters(raw, `${nom}.`));
+  }
+  return out;
+}

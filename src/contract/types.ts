@@ -1,0 +1,77 @@
+// Shapes of the generated contract files, shared by the generator (which writes them)
+// and the runtime (which reads them), so the two cannot drift apart.
+
+export type JsonSchema = { [key: string]: unknown };
+export type Effect = 'read' | 'write';
+export type Scope = 'mcp:read' | 'mcp:write';
+export type ProfileName = 'full' | 'connectors' | 'assistant';
+export type ToolStatus = 'active' | 'alias' | 'preparation';
+
+export const PROFILE_NAMES: readonly ProfileName[] = ['full', 'connectors', 'assistant'];
+
+/** One REST operation as the runtime needs it: annotations and self-contained schemas. */
+export interface OperationEntry {
+  name: string;
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  description: string;
+  effect: Effect;
+  scope: Scope;
+  paidOnly: boolean;
+  mcpTool: string;
+  /** JSON Schema 2020-12 of the request body (an empty object schema for `GET`). */
+  inputSchema: JsonSchema;
+  /** JSON Schema 2020-12 of the 200 response. */
+  outputSchema: JsonSchema;
+}
+
+export interface ToolRecipe {
+  title: string;
+  steps: string[];
+  example?: Record<string, unknown>;
+}
+
+/** One entry of the MCP catalogue, with the schemas of the operation it runs. */
+export interface ToolEntry {
+  name: string;
+  title: string;
+  description: string;
+  status: ToolStatus;
+  /** For a historic name: the current tool it stands for. */
+  aliasOf: string | null;
+  operations: string[];
+  profiles: ProfileName[];
+  scope: Scope;
+  effect: Effect;
+  paidOnly: boolean;
+  card: boolean;
+  /** Null for a tool in preparation: it is described, not callable. */
+  inputSchema: JsonSchema | null;
+  outputSchema: JsonSchema | null;
+  recipes: ToolRecipe[];
+}
+
+export interface ProfileEntry {
+  name: ProfileName;
+  path: string;
+  title: string;
+  description: string;
+}
+
+export interface Manifest {
+  contract_version: string;
+  openapi_version: string;
+  openapi_document_version: string;
+  catalogue_version: string;
+  documentation_version: string;
+  counts: {
+    rest_operations: number;
+    mcp_tool_entries: number;
+    mcp_tools_active: number;
+    mcp_tools_historic: number;
+    mcp_tools_in_preparation: number;
+  };
+  documents: Record<string, string>;
+  contract_sha256: string;
+}

@@ -1,0 +1,27 @@
+// Entry point of `npm start`.
+import { loadConfig } from './config.js';
+import { startService } from './server.js';
+
+const config = loadConfig();
+const service = await startService(config);
+service.logger.info({ url: service.url }, 'service démarré');
+console.log(`Service à l'écoute : ${service.url}`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    service.logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
+    service.stop().then(
+      () => {
+        service.logger.info('service arrêté');
+        process.exit(0);
+      },
+      (err: Error) => {
+        service.logger.error({ err: err.message }, 'arrêt en échec');
+        process.exit(1);
+      },
+    );
+  });
+}

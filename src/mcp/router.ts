@@ -1,0 +1,145 @@
+// MCP transport on the three addresses: stateless Streamable HTTP with the SDK's
+// low-level Server, a new server and transport per request. It checks the JSON-RPC
+// envelope first (the SDK would accept a batch), then lets the SDK answer; tools/call
+// ends in the same call path as REST.
+import type { Context, Middleware } from 'koa';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallPath } from '../call.js';
+import { unauthenticatedCaller } from '../caller.js';
+import type { Contract } from '../contract/runtime.js';
+import type { ProfileName, ToolEntry } from '../contract/types.js';
+import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
+import { readJsonBody, type BodyLimits } from '../http/read-body.js';
+import type { Logger } from '../log.js';
+import { readableText } from './readable-text.js';
+
+export const MCP_ADDRESSES: Record<string, ProfileName> = {
+  '/api/mcp': 'full',
+  '/api/mcp/connectors': 'connectors',
+  '/api/mcp/assistant': 'assistant',
+};
+
+const INSTRUCTIONS =
+  "Données des marchés publics et du bâtiment. Les coordonnées (téléphone, courriel, site web) des fiches publiques ne sont jamais renvoyées. Un message d'erreur n'est pas une donnée. Ne jamais boucler sur un appel refusé. Le catalogue et la fiche de chaque outil sont donnés par aide_outils et aide_outil.";
+
+/** A JSON-RPC error answered by us before the SDK (envelope, body or transport errors). */
+function renderRpcError(ctx: Context, status: number, code: number, message: string, id: unknown = null, data?: unknown): void {
+  ctx.status = status;
+  if (status === 405) ctx.set('Allow', 'POST');
+  if (status === 408 || status === 413) ctx.set('Connection', 'close');
+  ctx.body = { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+}
+
+function toolDefinition(tool: ToolEntry): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    annotations: { title: tool.title, readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
+  };
+}
+
+function toolError(err: ServiceError, profile: ProfileName): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: err.message }], isError: true };
+  if (profile === 'connectors') {
+    result._meta = { 'service/error': { code: err.code, message: err.message, retry_after_seconds: err.retryAfterSeconds } };
+  }
+  return result;
+}
+
+function buildServer(profile: ProfileName, deps: { contract: Contract; callPath: CallPath }, ctx: Context): Server {
+  const { contract, callPath } = deps;
+  const server = new Server(
+    { name: 'batidata-api', title: contract.profile(profile).title, version: API_CONTRACT_VERSION },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: contract.listedTools(profile).map(toolDefinition) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = contract.callableTool(profile, request.params.name);
+    if (!tool) throw new McpError(ErrorCode.MethodNotFound, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
+    const operation = tool.operations[0] as string;
+    ctx.state.operation = tool.name;
+    try {
+      const structured = await callPath.call(operation, request.params.arguments ?? {}, unauthenticatedCaller(profile));
+      return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
+    } catch (err) {
+      const known = asServiceError(err);
+      if (known.mcp.kind === 'protocol') throw new McpError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
+      return toolError(known, profile);
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    throw new McpError(ErrorCode.InvalidParams, `Ressource inconnue : « ${request.params.uri} ».`);
+  });
+  return server;
+}
+
+export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; limits: BodyLimits; logger: Logger }): Middleware {
+  return async (ctx, next) => {
+    const profile = MCP_ADDRESSES[ctx.path];
+    if (!profile) return next();
+    ctx.state.address = profile;
+    if (ctx.method !== 'POST') {
+      const err = new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : le connecteur MCP s'appelle en POST (HTTP sans état).`);
+      return renderRpcError(ctx, 405, -32000, err.message);
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(ctx.req, deps.limits);
+    } catch (err) {
+      const known = asServiceError(err);
+      const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };
+      return renderRpcError(ctx, rendering.httpStatus, rendering.code, known.message);
+    }
+    if (Array.isArray(body)) return renderRpcError(ctx, 400, -32600, 'Requête invalide : les lots JSON-RPC (batch) ne sont pas acceptés ; envoyer un message à la fois.');
+    if (body === null || typeof body !== 'object') return renderRpcError(ctx, 400, -32600, 'Requête invalide : le corps doit être un objet JSON-RPC.');
+    const message = body as { id?: unknown; method?: unknown; params?: unknown };
+    if (typeof message.method !== 'string' || !message.method) {
+      return renderRpcError(ctx, 400, -32600, 'Requête invalide : « method » manque.', message.id ?? null);
+    }
+    ctx.state.rpcMethod = message.method;
+    if (message.method === 'tools/call') {
+      const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
+      if (typeof params.name !== 'string') return renderRpcError(ctx, 400, -32600, 'Requête invalide : « params.name » (le nom de l’outil) manque.', message.id ?? null);
+      if (params.arguments !== undefined && (params.arguments === null || typeof params.arguments !== 'object' || Array.isArray(params.arguments))) {
+        // An argument error is a tool error, never a protocol error: answer it as the tool would.
+        const err = new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.');
+        ctx.status = 200;
+        ctx.body = { jsonrpc: '2.0', id: message.id ?? null, result: toolError(err, profile) };
+        return;
+      }
+    }
+
+    const server = buildServer(profile, deps, ctx);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(ctx.req, ctx.res, body);
+    } catch (err) {
+      deps.logger.error({ err: (err as Error).message, address: ctx.path }, 'échec du transport MCP');
+      if (!ctx.res.headersSent) {
+        ctx.res.writeHead(500, { 'content-type': 'application/json' });
+        ctx.res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32603, message: 'Erreur interne du service.' } }));
+      }
+    }
+  };
+}

@@ -1,0 +1,16 @@
+// The one registry: every operation of the contract, by name. REST and MCP both end here.
+// Typed against the generated handler map: an operation without a handler fails the build.
+import { helpActions } from './actions/help.js';
+import { referenceActions } from './actions/reference.js';
+import type { Caller } from './caller.js';
+import type { Services } from './services.js';
+import type { HandlerMap } from '../generated/handler-map.js';
+
+export type Registry = HandlerMap<Caller>;
+
+export function createRegistry(services: Services): Registry {
+  return {
+    ...referenceActions(services),
+    ...helpActions(services),
+  };
+}

@@ -1,0 +1,41 @@
+// Starts and stops the service: migrations, HTTP listener, graceful shutdown.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './data/database.js';
+import { migrateLatest } from './data/migrate.js';
+import { createLogger, type Logger } from './log.js';
+
+export interface RunningService {
+  server: Server;
+  db: Database;
+  logger: Logger;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function startService(config: Config, options: { searchPath?: string; logger?: Logger } = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath });
+  if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
+  await migrateLatest(db);
+  const app = await createApp({ config, db, logger });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = config.publicUrl.replace(/:0$/, `:${port}`);
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    // Stop accepting, let calls in flight finish, then close the database.
+    stopping ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }).then(() => db.destroy());
+    return stopping;
+  };
+  return { server, db, logger, url, stop };
+}
