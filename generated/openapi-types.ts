@@ -282,6 +282,7 @@ export interface components {
         ToolDetail: {
             nom: string;
             titre: string;
+            resume: string;
             description: string;
             statut: components["schemas"]["ToolStatus"];
             remplace_par: string | null;

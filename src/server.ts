@@ -1,7 +1,7 @@
 // Starts and stops the service: migrations, HTTP listener, graceful shutdown.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
+import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './data/database.js';
 import { migrateLatest } from './data/migrate.js';
@@ -15,12 +15,15 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-export async function startService(config: Config, options: { searchPath?: string; logger?: Logger } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  options: { searchPath?: string; logger?: Logger; wrapRegistry?: AppDeps['wrapRegistry'] } = {},
+): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   await migrateLatest(db);
-  const app = await createApp({ config, db, logger });
+  const app = await createApp({ config, db, logger, wrapRegistry: options.wrapRegistry });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -31,8 +34,14 @@ export async function startService(config: Config, options: { searchPath?: strin
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Stop accepting, let calls in flight finish, then close the database.
+    // Connections that finish their call become idle and are closed at once, rather than
+    // after the keep-alive delay.
     stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      server.close(() => {
+        clearInterval(sweep);
+        resolve();
+      });
       server.closeIdleConnections();
     }).then(() => db.destroy());
     return stopping;

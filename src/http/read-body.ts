@@ -32,8 +32,8 @@ export function readRawBody(req: IncomingMessage, limits: BodyLimits): Promise<B
       else chunks.push(chunk);
     };
     const onEnd = () => finish(() => resolve(Buffer.concat(chunks)));
-    const onError = () => finish(() => reject(new BodyTimeoutError(Math.round(limits.bodyTimeoutMs / 1000))));
-    const timer = setTimeout(() => finish(() => reject(new BodyTimeoutError(Math.round(limits.bodyTimeoutMs / 1000)))), limits.bodyTimeoutMs);
+    const onError = () => finish(() => reject(new BodyTimeoutError(Math.ceil(limits.bodyTimeoutMs / 1000))));
+    const timer = setTimeout(() => finish(() => reject(new BodyTimeoutError(Math.ceil(limits.bodyTimeoutMs / 1000)))), limits.bodyTimeoutMs);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

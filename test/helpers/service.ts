@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { openDatabase } from '../../src/data/database.js';
 import type { Logger } from '../../src/log.js';
+import type { Registry } from '../../src/registry.js';
 import { startService, type RunningService } from '../../src/server.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
@@ -54,11 +55,14 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
   };
 }
 
-export async function startTestService(options: { limits?: Partial<Config['limits']>; logger?: Logger } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { limits?: Partial<Config['limits']>; logger?: Logger; wrapRegistry?: (r: Registry) => Registry } = {},
+): Promise<TestService> {
   const database = freshDatabase();
   const service = await startService(testConfig(database.databaseUrl, options.limits), {
     searchPath: database.searchPath,
     logger: options.logger ?? pino({ level: 'silent' }),
+    wrapRegistry: options.wrapRegistry,
   });
   return {
     ...service,
@@ -78,7 +82,7 @@ export async function rest(base: string, operation: string, body: unknown, init:
     ...init,
   });
   const text = await res.text();
-  let json: any = null;
+  let json: any;
   try {
     json = JSON.parse(text);
   } catch {

@@ -1,0 +1,113 @@
+// The whole registry, tool by tool: described, scoped, handled, callable on its addresses, and every answer identical on REST and MCP, conform to its output schema and free of contact details.
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Contract } from '../../../src/contract/runtime.js';
+import { PROFILE_NAMES, type ToolEntry } from '../../../src/contract/types.js';
+import { createRegistry } from '../../../src/registry.js';
+import { OPERATION_NAMES } from '../../../generated/handler-map.js';
+import { rest, startTestService, type TestService } from '../../helpers/service.js';
+
+const contract = Contract.load();
+const callable = contract.tools.filter((t) => t.status !== 'preparation');
+
+/** Telephone numbers, e-mail addresses and web addresses other than the service's own. */
+function contactDetails(text: string, ownUrl: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/[\w.+-]+@[\w-]+\.[\w.]+/g)) found.push(m[0]);
+  for (const m of text.matchAll(/(?:\+33\s?|\b0)[1-9](?:[\s.-]?\d{2}){4}\b/g)) found.push(m[0]);
+  for (const m of text.matchAll(/\bhttps?:\/\/[^\s"']+|\bwww\.[^\s"']+/g)) if (!m[0].startsWith(ownUrl)) found.push(m[0]);
+  return found;
+}
+
+/** Arguments to call a tool with: its recipe examples, or an empty object. */
+function sampleArguments(tool: ToolEntry): Record<string, unknown>[] {
+  const target = tool.status === 'alias' ? contract.tools.find((t) => t.name === tool.aliasOf) : tool;
+  const examples = (target?.recipes ?? []).map((r) => r.example).filter((e): e is Record<string, unknown> => e !== undefined);
+  return examples.length ? examples : [{}];
+}
+
+describe('catalogue', () => {
+  it('gives every entry a unique snake_case name, a title, a description, a scope, an effect and a status', () => {
+    const names = contract.tools.map((t) => t.name);
+    expect(new Set(names).size).to.equal(names.length);
+    for (const t of contract.tools) {
+      expect(t.name, t.name).to.match(/^[a-z][a-z0-9_]*$/);
+      expect(t.title, t.name).to.be.a('string').and.not.empty;
+      expect(t.description.length, t.name).to.be.greaterThan(40);
+      expect(['mcp:read', 'mcp:write'], t.name).to.include(t.scope);
+      expect(['read', 'write'], t.name).to.include(t.effect);
+      expect(['active', 'alias', 'preparation'], t.name).to.include(t.status);
+    }
+  });
+
+  it('has a handler for every operation and no handler outside the contract', () => {
+    const registry = createRegistry({ db: null as never, contract, now: () => new Date() });
+    expect(Object.keys(registry).sort()).to.deep.equal([...OPERATION_NAMES].sort());
+    expect([...contract.operations.keys()].sort()).to.deep.equal([...OPERATION_NAMES].sort());
+    for (const name of OPERATION_NAMES) expect(registry[name], name).to.be.a('function');
+  });
+
+  it('reaches every operation from an active tool, and every tool reaches existing operations', () => {
+    const reached = new Set(contract.tools.filter((t) => t.status === 'active').flatMap((t) => t.operations));
+    expect([...reached].sort()).to.deep.equal([...contract.operations.keys()].sort());
+  });
+
+  it('serves on the connectors address only the four connector tools of the spec', () => {
+    const allowed = ['annuaire_entreprises', 'marches_rechercher', 'marches_dce', 'marches_dce_lien_obtenir'];
+    for (const t of contract.listedTools('connectors')) expect(allowed).to.include(t.name);
+  });
+
+  it('keeps the two subscription (plan) tools off the assistant address', () => {
+    for (const t of contract.listedTools('assistant')) expect(t.name).to.not.match(/^(abonnement|formule)_/);
+  });
+});
+
+describe('every tool over both transports', () => {
+  let svc: TestService;
+  const clients = new Map<string, Client>();
+
+  before(async () => {
+    svc = await startTestService();
+    for (const profile of PROFILE_NAMES) {
+      const path = contract.profile(profile).path;
+      const client = new Client({ name: 'catalogue-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`)));
+      clients.set(profile, client);
+    }
+  });
+  after(async () => {
+    for (const c of clients.values()) await c.close();
+    await svc.close();
+  });
+
+  it('announces on each address exactly its active tools', async () => {
+    for (const profile of PROFILE_NAMES) {
+      const { tools } = await (clients.get(profile) as Client).listTools();
+      expect(tools.map((t) => t.name).sort(), profile).to.deep.equal(contract.listedTools(profile).map((t) => t.name).sort());
+    }
+  });
+
+  for (const tool of callable) {
+    for (const profile of tool.profiles) {
+      it(`${tool.name} on ${profile}: same answer as REST ${tool.operations[0]}, conform, no contact details`, async () => {
+        for (const args of sampleArguments(tool)) {
+          const viaMcp = await (clients.get(profile) as Client).callTool({ name: tool.name, arguments: args });
+          expect(viaMcp.isError, JSON.stringify(viaMcp.content)).to.not.equal(true);
+          const viaRest = await rest(svc.url, tool.operations[0] as string, args);
+          expect(viaRest.status).to.equal(200);
+          expect(viaMcp.structuredContent).to.deep.equal(viaRest.json);
+          expect(contract.outputProblem(tool.operations[0] as string, viaRest.json)).to.equal(null);
+          const text = JSON.stringify(viaMcp);
+          expect(contactDetails(text, svc.url), text.slice(0, 200)).to.deep.equal([]);
+        }
+      });
+    }
+  }
+
+  it('refuses a tool in preparation and a tool of another address with -32601', async () => {
+    const client = clients.get('connectors') as Client;
+    const err = await client.callTool({ name: 'referentiel_sources', arguments: {} }).catch((e: { code?: number }) => e);
+    expect((err as { code?: number }).code).to.equal(-32601);
+  });
+});
