@@ -4,6 +4,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OperationEntry, ProfileEntry } from '../src/contract/types.js';
+import { byCodePoint } from '../src/contract/text.js';
 import { PROFILE_NAMES } from '../src/contract/types.js';
 import { checkContract } from './generator/check-contract.js';
 import { listOperations, loadContract } from './generator/contract-source.js';
@@ -30,7 +31,7 @@ export async function buildGeneratedFiles(contractDir: string): Promise<Map<stri
   const tools = catalogue.tools.map((t) => toolEntry(t, catalogue.tools, operations));
   const profiles: ProfileEntry[] = PROFILE_NAMES.map((name) => ({ name, ...catalogue.profiles[name] }));
   const contractVersion = doc.info['x-api-contract-version'] as string;
-  const sortedOps = [...operations.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const sortedOps = [...operations.values()].sort((a, b) => byCodePoint(a.name, b.name));
 
   const files = new Map<string, string>();
   files.set('openapi.json', json(doc));

@@ -104,7 +104,7 @@ export class NotFoundError extends ServiceError {
 export class MethodNotAllowedError extends ServiceError {
   readonly code = 'method_not_allowed';
   readonly status = 405;
-  override readonly mcp: McpRendering = { kind: 'protocol', code: -32600, httpStatus: 405 };
+  override readonly mcp: McpRendering = { kind: 'protocol', code: -32000, httpStatus: 405 };
 }
 export class ConflictError extends ServiceError {
   readonly code = 'conflict';

@@ -33,7 +33,10 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
   const seenOps = new Set<string>();
   for (const { path, method, op } of listOperations(doc)) {
     const where = `opération ${op.operationId ?? path}`;
-    if (!op.operationId || !OPERATION_NAME.test(op.operationId)) problems.push(`${where} : operationId absent ou mal formé`);
+    if (!op.operationId || !OPERATION_NAME.test(op.operationId)) {
+      problems.push(`${where} : operationId absent ou mal formé`);
+      continue;
+    }
     if (seenOps.has(op.operationId)) problems.push(`${where} : operationId en double`);
     seenOps.add(op.operationId);
     if (path !== `/api/mcp/v1/${op.operationId}`) problems.push(`${where} : le chemin doit être /api/mcp/v1/${op.operationId}`);
@@ -45,9 +48,10 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if (typeof op['x-paid-only'] !== 'boolean') problems.push(`${where} : x-paid-only doit être un booléen`);
     if (!op['x-mcp-tool']) problems.push(`${where} : x-mcp-tool manque`);
     if (!op.summary) problems.push(`${where} : summary manque`);
-    if (typeof version === 'string' && !(op.description ?? '').includes(`Version du contrat : ${version}.`))
+    if (typeof version === 'string' && !(op.description ?? '').trim().endsWith(`Version du contrat : ${version}.`))
       problems.push(`${where} : la description doit se terminer par « Version du contrat : ${version}. »`);
     if (!op.responses?.['200']) problems.push(`${where} : réponse 200 manquante`);
+    if (method === 'post' && !operations.get(op.operationId)?.inputSchema.properties && !op.requestBody) problems.push(`${where} : corps application/json manquant`);
     for (const [status, component] of Object.entries(ERROR_RESPONSES)) {
       const ref = (op.responses?.[status] as { $ref?: string } | undefined)?.$ref;
       if (ref !== `#/components/responses/${component}`) problems.push(`${where} : la réponse ${status} doit référencer #/components/responses/${component}`);
@@ -69,6 +73,8 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
       const target = catalogue.tools.find((t) => t.name === tool.alias_of);
       if (!target || target.status !== 'active') problems.push(`${where} : alias_of doit nommer un outil actif`);
       if (tool.operations?.length) problems.push(`${where} : un nom historique n'a pas d'opérations propres`);
+      if (tool.scope !== undefined || tool.profiles !== undefined || tool.recipes !== undefined)
+        problems.push(`${where} : un nom historique reprend la portée, les adresses et les recettes de l'outil qu'il remplace`);
       continue;
     }
     if (tool.status === 'preparation') continue;

@@ -7,7 +7,7 @@ function resolvePointer(doc: unknown, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(2).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in node)) throw new Error(`référence introuvable : ${ref}`);
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) throw new Error(`référence introuvable : ${ref}`);
     node = (node as Record<string, unknown>)[key];
   }
   return node;

@@ -1,13 +1,14 @@
 // Transform: the catalogue and the operations into llms-full.txt: every tool with its
 // description, REST operations, parameters and recipes.
 import { describeParameters } from '../../src/contract/parameters.js';
+import { byCodePoint, flatten } from '../../src/contract/text.js';
 import type { OperationEntry, ProfileEntry, ToolEntry } from '../../src/contract/types.js';
 
 export function toolSection(tool: ToolEntry, operations: Map<string, OperationEntry>): string {
   const lines = [`## ${tool.name}`, '', `**${tool.title}**`, ''];
   if (tool.status === 'alias') lines.push(`Nom historique déprécié : appelable, mais non annoncé. Utiliser \`${tool.aliasOf}\`.`, '');
   if (tool.status === 'preparation') lines.push('En préparation : décrit ici, ni annoncé ni appelable.', '');
-  lines.push(tool.description.replace(/\s+/g, ' ').trim(), '');
+  lines.push(flatten(tool.description), '');
   const ops = tool.operations.map((n) => operations.get(n)).filter((o): o is OperationEntry => o !== undefined);
   lines.push(`- Portée : \`${tool.scope}\` · Effet : ${tool.effect === 'write' ? 'écriture' : 'lecture'} · Réservé aux formules payantes : ${tool.paidOnly ? 'oui' : 'non'}`);
   if (tool.profiles.length) lines.push(`- Adresses : ${tool.profiles.map((p) => `\`${p}\``).join(', ')}`);
@@ -42,18 +43,18 @@ export function llmsFull(
   tools: ToolEntry[],
   operations: Map<string, OperationEntry>,
 ): string {
-  const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name));
+  const sorted = [...tools].sort((a, b) => byCodePoint(a.name, b.name));
   return [
     `# ${service.name}`,
     '',
-    `> ${service.summary.replace(/\s+/g, ' ').trim()}`,
+    `> ${flatten(service.summary)}`,
     '',
     `Version du contrat : ${contractVersion}.`,
     '',
     '## Adresses',
     '',
-    ...profiles.map((p) => `- \`{base_url}${p.path}\` (${p.title}) : ${p.description.replace(/\s+/g, ' ').trim()}`),
-    '- `{base_url}/api/mcp/v1/{operation}` : opérations REST, chacune un `POST` JSON.',
+    ...profiles.map((p) => `- \`{base_url}${p.path}\` (${p.title}) : ${flatten(p.description)}`),
+    '- `{base_url}/api/mcp/v1/{operation}` : opérations REST, chacune un `POST` JSON (`GET` pour `me`).',
     '',
     '## Règles communes',
     '',

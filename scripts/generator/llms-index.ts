@@ -1,12 +1,7 @@
 // Transform: the catalogue into llms.txt (llmstxt.org layout: H1, summary quote, H2
 // sections of links), one line per tool.
+import { byCodePoint, firstSentence, flatten } from '../../src/contract/text.js';
 import type { ProfileEntry, ToolEntry } from '../../src/contract/types.js';
-
-function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/\.(\s|$)/);
-  return end === -1 ? flat : flat.slice(0, end + 1);
-}
 
 export function toolLine(tool: ToolEntry): string {
   const tag = tool.status === 'alias' ? ` (nom historique déprécié : utiliser ${tool.aliasOf})` : tool.status === 'preparation' ? ' (en préparation)' : '';
@@ -14,15 +9,15 @@ export function toolLine(tool: ToolEntry): string {
 }
 
 export function llmsIndex(service: { name: string; summary: string }, profiles: ProfileEntry[], tools: ToolEntry[]): string {
-  const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name));
+  const sorted = [...tools].sort((a, b) => byCodePoint(a.name, b.name));
   const section = (title: string, list: ToolEntry[]) => (list.length ? [`## ${title}`, '', ...list.map(toolLine), ''] : []);
   return [
     `# ${service.name}`,
     '',
-    `> ${service.summary.replace(/\s+/g, ' ').trim()}`,
+    `> ${flatten(service.summary)}`,
     '',
     'Adresses MCP :',
-    ...profiles.map((p) => `- \`${p.path}\` (${p.title}) : ${p.description.replace(/\s+/g, ' ').trim()}`),
+    ...profiles.map((p) => `- \`${p.path}\` (${p.title}) : ${flatten(p.description)}`),
     '',
     '## Documents',
     '',

@@ -16,13 +16,14 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
     status: tool.status,
     aliasOf: tool.status === 'alias' ? (tool.alias_of ?? null) : null,
     operations: opNames,
-    profiles: tool.profiles ?? target?.profiles ?? [],
-    scope: tool.scope ?? target?.scope ?? first?.scope ?? 'mcp:read',
+    // A historic name is the current tool under another name: same addresses, same scope.
+    profiles: (tool.status === 'alias' ? target?.profiles : tool.profiles) ?? [],
+    scope: (tool.status === 'alias' ? target?.scope : tool.scope) ?? first?.scope ?? 'mcp:read',
     effect: ops.some((o) => o.effect === 'write') ? 'write' : 'read',
     paidOnly: ops.some((o) => o.paidOnly),
-    card: tool.card ?? target?.card ?? false,
+    card: (tool.status === 'alias' ? target?.card : tool.card) ?? false,
     inputSchema: callable ? first.inputSchema : null,
     outputSchema: callable ? first.outputSchema : null,
-    recipes: tool.recipes ?? target?.recipes ?? [],
+    recipes: (tool.status === 'alias' ? target?.recipes : tool.recipes) ?? [],
   };
 }

@@ -2,6 +2,7 @@
 // contract so the answer is always the published one.
 import type { Caller } from '../caller.js';
 import { describeParameters } from '../contract/parameters.js';
+import { byCodePoint, firstSentence, flatten } from '../contract/text.js';
 import type { ToolEntry } from '../contract/types.js';
 import { NotFoundError } from '../errors.js';
 import type { Services } from '../services.js';
@@ -11,12 +12,10 @@ type HelpActions = Pick<HandlerMap<Caller>, 'aide.outils' | 'aide.outil'>;
 type Summary = OperationResults['aide.outils']['items'][number];
 
 function summary(tool: ToolEntry): Summary {
-  const flat = tool.description.replace(/\s+/g, ' ').trim();
-  const end = flat.search(/\.(\s|$)/);
   return {
     nom: tool.name,
     titre: tool.title,
-    resume: end === -1 ? flat : flat.slice(0, end + 1),
+    resume: firstSentence(tool.description),
     statut: tool.status,
     remplace_par: tool.aliasOf,
     operations: tool.operations,
@@ -34,7 +33,7 @@ export function helpActions({ contract }: Services): HelpActions {
         .filter((t) => !args.profil || t.profiles.includes(args.profil))
         .filter((t) => !args.statut || t.status === args.statut)
         .map(summary)
-        .sort((a, b) => a.nom.localeCompare(b.nom));
+        .sort((a, b) => byCodePoint(a.nom, b.nom));
       return { total: items.length, items };
     },
     'aide.outil': async (args) => {
@@ -43,7 +42,7 @@ export function helpActions({ contract }: Services): HelpActions {
       if (!tool) throw new NotFoundError(`Outil ou opération inconnu : « ${name} ». La liste est donnée par aide_outils.`);
       return {
         ...summary(tool),
-        description: tool.description.replace(/\s+/g, ' ').trim(),
+        description: flatten(tool.description),
         parametres: describeParameters(tool.inputSchema),
         recettes: tool.recipes.map((r) => ({ titre: r.title, etapes: r.steps, ...(r.example !== undefined ? { exemple: r.example } : {}) })),
       };

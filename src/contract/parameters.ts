@@ -18,7 +18,7 @@ function typeLabel(schema: JsonSchema): string {
     return `array<${typeLabel(items)}>`;
   }
   if (typeof type === 'string') return type;
-  if (schema.enum) return 'string';
+  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : typeof v)))].join(' ou ');
   return 'any';
 }
 
@@ -41,20 +41,19 @@ function constraints(schema: JsonSchema): string[] {
 }
 
 /** Flattens the properties of an object schema (nested objects with dotted names). */
-export function describeParameters(schema: JsonSchema | null, prefix = ''): ParameterDescription[] {
+export function describeParameters(schema: JsonSchema | null, prefix = '', parent: { name: string; required: boolean } | null = null): ParameterDescription[] {
   if (!schema || typeof schema.properties !== 'object' || schema.properties === null) return [];
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const out: ParameterDescription[] = [];
   for (const [name, raw] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
     const nom = prefix + name;
-    out.push({
-      nom,
-      type: typeLabel(raw),
-      requis: required.has(name),
-      description: typeof raw.description === 'string' ? raw.description : null,
-      contraintes: constraints(raw),
-    });
-    if (raw.type === 'object') out.push(...describeParameters(raw, `${nom}.`));
+    // Required inside an optional object means: required when that object is given.
+    const requiredHere = required.has(name);
+    const requis = requiredHere && (parent === null || parent.required);
+    const contraintes = constraints(raw);
+    if (requiredHere && !requis && parent) contraintes.unshift(`obligatoire quand « ${parent.name} » est donné`);
+    out.push({ nom, type: typeLabel(raw), requis, description: typeof raw.description === 'string' ? raw.description : null, contraintes });
+    if (raw.type === 'object') out.push(...describeParameters(raw, `${nom}.`, { name: nom, required: requis }));
   }
   return out;
 }

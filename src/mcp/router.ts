@@ -7,10 +7,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -22,6 +20,7 @@ import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
 import { readJsonBody, type BodyLimits } from '../http/read-body.js';
 import type { Logger } from '../log.js';
+import { checkEnvelope } from './envelope.js';
 import { readableText } from './readable-text.js';
 
 export const MCP_ADDRESSES: Record<string, ProfileName> = {
@@ -32,6 +31,17 @@ export const MCP_ADDRESSES: Record<string, ProfileName> = {
 
 const INSTRUCTIONS =
   "Données des marchés publics et du bâtiment. Les coordonnées (téléphone, courriel, site web) des fiches publiques ne sont jamais renvoyées. Un message d'erreur n'est pas une donnée. Ne jamais boucler sur un appel refusé. Le catalogue et la fiche de chaque outil sont donnés par aide_outils et aide_outil.";
+
+/** A JSON-RPC error thrown to the SDK: its message goes out as written (McpError would prefix it). */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON-RPC error answered by us before the SDK (envelope, body or transport errors). */
 function renderRpcError(ctx: Context, status: number, code: number, message: string, id: unknown = null, data?: unknown): void {
@@ -69,7 +79,7 @@ function buildServer(profile: ProfileName, deps: { contract: Contract; callPath:
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: contract.listedTools(profile).map(toolDefinition) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = contract.callableTool(profile, request.params.name);
-    if (!tool) throw new McpError(ErrorCode.MethodNotFound, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
+    if (!tool) throw new RpcError(-32601, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
     const operation = tool.operations[0] as string;
     ctx.state.operation = tool.name;
     try {
@@ -77,13 +87,13 @@ function buildServer(profile: ProfileName, deps: { contract: Contract; callPath:
       return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
     } catch (err) {
       const known = asServiceError(err);
-      if (known.mcp.kind === 'protocol') throw new McpError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
+      if (known.mcp.kind === 'protocol') throw new RpcError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
       return toolError(known, profile);
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    throw new McpError(ErrorCode.InvalidParams, `Ressource inconnue : « ${request.params.uri} ».`);
+    throw new RpcError(-32602, `Ressource inconnue : « ${request.params.uri} ».`);
   });
   return server;
 }
@@ -95,7 +105,11 @@ export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; 
     ctx.state.address = profile;
     if (ctx.method !== 'POST') {
       const err = new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : le connecteur MCP s'appelle en POST (HTTP sans état).`);
-      return renderRpcError(ctx, 405, -32000, err.message);
+      return renderRpcError(ctx, 405, err.mcp.kind === 'protocol' ? err.mcp.code : -32000, err.message);
+    }
+    const accept = String(ctx.get('accept'));
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return renderRpcError(ctx, 406, -32600, 'En-tête Accept invalide : le client doit accepter application/json et text/event-stream (MCP Streamable HTTP).');
     }
     let body: unknown;
     try {
@@ -105,24 +119,15 @@ export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; 
       const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };
       return renderRpcError(ctx, rendering.httpStatus, rendering.code, known.message);
     }
-    if (Array.isArray(body)) return renderRpcError(ctx, 400, -32600, 'Requête invalide : les lots JSON-RPC (batch) ne sont pas acceptés ; envoyer un message à la fois.');
-    if (body === null || typeof body !== 'object') return renderRpcError(ctx, 400, -32600, 'Requête invalide : le corps doit être un objet JSON-RPC.');
-    const message = body as { id?: unknown; method?: unknown; params?: unknown };
-    if (typeof message.method !== 'string' || !message.method) {
-      return renderRpcError(ctx, 400, -32600, 'Requête invalide : « method » manque.', message.id ?? null);
+    const verdict = checkEnvelope(body, profile, deps.contract);
+    if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict.status, verdict.code, verdict.message, verdict.id);
+    if (verdict.kind === 'tool-arguments') {
+      ctx.status = 200;
+      ctx.body = { jsonrpc: '2.0', id: verdict.id, result: toolError(new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.'), profile) };
+      return;
     }
-    ctx.state.rpcMethod = message.method;
-    if (message.method === 'tools/call') {
-      const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
-      if (typeof params.name !== 'string') return renderRpcError(ctx, 400, -32600, 'Requête invalide : « params.name » (le nom de l’outil) manque.', message.id ?? null);
-      if (params.arguments !== undefined && (params.arguments === null || typeof params.arguments !== 'object' || Array.isArray(params.arguments))) {
-        // An argument error is a tool error, never a protocol error: answer it as the tool would.
-        const err = new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.');
-        ctx.status = 200;
-        ctx.body = { jsonrpc: '2.0', id: message.id ?? null, result: toolError(err, profile) };
-        return;
-      }
-    }
+    ctx.state.rpcMethod = verdict.method;
+    const message = body as { id?: unknown };
 
     const server = buildServer(profile, deps, ctx);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -185,3 +185,12 @@ const cases: Case[] = [
 describe('derefSchema', () => {
   for (const c of cases) it(c.name, () => expect(run(deepFreeze(c.given))).to.deep.equal(c.want));
 });
+
+describe('derefSchema and inherited names', () => {
+  it('refuses a reference to a name only inherited from Object (constructor, toString)', () => {
+    const doc = { components: { schemas: { A: { type: 'string' } } } };
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      expect(() => derefSchema({ $ref: `#/components/schemas/${name}` }, doc), name).to.throw(/introuvable/);
+    }
+  });
+});

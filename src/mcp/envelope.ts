@@ -1,0 +1,61 @@
+// Checks a JSON-RPC message before the SDK sees it, so every refusal is the spec's code
+// with a French message (the SDK would accept batches and answer its own English errors).
+import type { Contract } from '../contract/runtime.js';
+import type { ProfileName } from '../contract/types.js';
+
+export type EnvelopeVerdict =
+  | { kind: 'pass'; id: unknown; method: string }
+  | { kind: 'refuse'; status: number; code: number; message: string; id: unknown }
+  | { kind: 'tool-arguments'; id: unknown };
+
+/** Methods this server answers; anything else is -32601 (notifications pass to the SDK). */
+const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function paramsProblem(method: string, params: Record<string, unknown>): { code: number; message: string } | null {
+  const cursor = params.cursor;
+  switch (method) {
+    case 'initialize':
+      if (typeof params.protocolVersion !== 'string') return { code: -32600, message: 'Requête invalide : « params.protocolVersion » manque.' };
+      if (!isObject(params.capabilities)) return { code: -32600, message: 'Requête invalide : « params.capabilities » doit être un objet.' };
+      if (!isObject(params.clientInfo) || typeof params.clientInfo.name !== 'string' || typeof params.clientInfo.version !== 'string')
+        return { code: -32600, message: 'Requête invalide : « params.clientInfo » doit porter « name » et « version ».' };
+      return null;
+    case 'tools/list':
+    case 'resources/list':
+      return cursor === undefined || typeof cursor === 'string' ? null : { code: -32600, message: 'Requête invalide : « params.cursor » doit être une chaîne.' };
+    case 'resources/read':
+      return typeof params.uri === 'string' && params.uri ? null : { code: -32602, message: 'Ressource absente : « params.uri » manque.' };
+    case 'tools/call':
+      return typeof params.name === 'string' ? null : { code: -32600, message: 'Requête invalide : « params.name » (le nom de l’outil) manque.' };
+    default:
+      return null;
+  }
+}
+
+export function checkEnvelope(body: unknown, profile: ProfileName, contract: Contract): EnvelopeVerdict {
+  if (Array.isArray(body))
+    return { kind: 'refuse', status: 400, code: -32600, message: 'Requête invalide : les lots JSON-RPC (batch) ne sont pas acceptés ; envoyer un message à la fois.', id: null };
+  if (!isObject(body)) return { kind: 'refuse', status: 400, code: -32600, message: 'Requête invalide : le corps doit être un objet JSON-RPC.', id: null };
+  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+  const refuse = (code: number, message: string) => ({ kind: 'refuse' as const, status: 400, code, message, id });
+  if (body.jsonrpc !== '2.0') return refuse(-32600, 'Requête invalide : « jsonrpc » doit valoir "2.0".');
+  if (typeof body.method !== 'string' || !body.method) return refuse(-32600, 'Requête invalide : « method » manque.');
+  if ('id' in body && id === null) return refuse(-32600, 'Requête invalide : « id » doit être une chaîne ou un nombre.');
+  if (body.params !== undefined && !isObject(body.params)) return refuse(-32600, 'Requête invalide : « params » doit être un objet.');
+  const method = body.method;
+  if (method.startsWith('notifications/')) return { kind: 'pass', id, method };
+  if (!('id' in body)) return refuse(-32600, 'Requête invalide : « id » manque.');
+  if (!METHODS.has(method)) return { kind: 'refuse', status: 200, code: -32601, message: `Méthode inconnue : « ${method} ».`, id };
+  const params = (body.params ?? {}) as Record<string, unknown>;
+  const problem = paramsProblem(method, params);
+  if (problem) return { kind: 'refuse', status: problem.code === -32602 ? 200 : 400, ...problem, id };
+  if (method === 'tools/call') {
+    const name = params.name as string;
+    if (!contract.callableTool(profile, name)) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${name} ».`, id };
+    // An argument error is a tool error, never a protocol error.
+    if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id };
+  }
+  return { kind: 'pass', id, method };
+}
