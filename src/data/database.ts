@@ -1,0 +1,55 @@
+// Opens the database named by DATABASE_URL: `sqlite:PATH` (embedded default) or
+// `postgres://…`. The rest of the code sees only Knex.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export type Database = Knex;
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** PostgreSQL schema to work in (tests use one schema per run). */
+  searchPath?: string;
+}
+
+export function databaseKind(url: string): DatabaseKind {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error('DATABASE_URL doit commencer par sqlite: ou postgres://');
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  if (databaseKind(url) === 'sqlite') {
+    const filename = url.slice('sqlite:'.length);
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma: (s: string) => void }, done: (err: Error | null, conn: unknown) => void) {
+          // WAL lets the import CLI write while the server reads; busy_timeout waits for
+          // the other process' write lock instead of failing at once.
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = NORMAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, connectionTimeoutMillis: 5000 },
+    searchPath: options.searchPath ? [options.searchPath] : undefined,
+    pool: { min: 0, max: 10, acquireTimeoutMillis: 10_000 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+export function kindOf(db: Database): DatabaseKind {
+  return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
+}

@@ -1,0 +1,19 @@
+// Runs the migrations at start. They are listed here (not discovered on disk) so the
+// same list runs under tsx, in tests and from any working directory.
+import type { Knex } from 'knex';
+import type { Database } from './database.js';
+import * as referenceLists from './migrations/0001-reference-lists.js';
+
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '0001-reference-lists': referenceLists,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name] as Knex.Migration,
+};
+
+export async function migrateLatest(db: Database): Promise<void> {
+  await db.migrate.latest({ migrationSource: source, tableName: 'knex_migrations' });
+}
