@@ -1,6 +1,11 @@
-// Builds the HTTP application from its parts; main.ts and the tests both use it.
+// Builds the HTTP application from its parts; server.ts and the tests both use it.
 import { readFileSync } from 'node:fs';
 import Koa from 'koa';
+import { createAccountPages } from './auth/account-pages.js';
+import { BearerAuthenticator } from './auth/bearer.js';
+import { createInteractionRoutes } from './auth/interactions.js';
+import { createMetadataRoutes, createProviderMount } from './auth/metadata.js';
+import { createAuthServer } from './auth/provider.js';
 import { CallPath } from './call.js';
 import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
@@ -9,6 +14,7 @@ import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
 import { createDocumentRoutes } from './http/documents.js';
 import { createHealthRoute } from './http/health.js';
+import { createOriginPolicy } from './http/origin.js';
 import type { Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -25,21 +31,35 @@ export interface AppDeps {
 }
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
+  const { config, db, logger } = deps;
+  const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
-  const services: Services = { db: deps.db, contract, now: deps.now ?? (() => new Date()) };
+  const services: Services = { db, contract, now };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
-  const callPath = new CallPath({ contract, registry, logger: deps.logger, operationTimeoutMs: deps.config.limits.operationTimeoutMs });
+  const callPath = new CallPath({ contract, registry, logger, operationTimeoutMs: config.limits.operationTimeoutMs });
+  const auth = await createAuthServer(db, {
+    publicUrl: config.publicUrl,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+  });
+  const authenticator = new BearerAuthenticator(auth, db, now);
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
+  const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
   const app = new Koa({ proxy: false });
   app.silent = true;
-  app.on('error', (err: Error) => deps.logger.error({ err: err.message }, 'erreur HTTP'));
-  app.use(createAccessLog(deps.logger));
-  app.use(createHealthRoute(deps.db));
+  app.on('error', (err: Error) => logger.error({ err: err.message }, 'erreur HTTP'));
+  app.use(createAccessLog(logger));
+  app.use(createHealthRoute(db));
   app.use(createDocumentRoutes());
-  app.use(createMcpRouter({ contract, callPath, limits: deps.config.limits, logger: deps.logger }));
-  app.use(await createRestRouter({ contract, callPath, limits: deps.config.limits, openapi }));
+  app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
+  app.use(createMetadataRoutes(auth));
+  app.use(createInteractionRoutes(auth, db, now));
+  app.use(createAccountPages(auth, db, now));
+  app.use(createProviderMount(auth));
+  app.use(createMcpRouter(transport));
+  app.use(await createRestRouter({ ...transport, openapi }));
   app.use(async (ctx) => {
     const err = new NotFoundError(`Adresse inconnue : ${ctx.method} ${ctx.path}.`);
     ctx.status = 404;

@@ -1,6 +1,6 @@
 // The one path every call takes, whatever the transport: its steps read top to bottom.
-// Authentication, scope and quota admission join here (identity and quota issues); the
-// transports never decide any of it.
+// The transport has authenticated the caller; every rule after that is decided here.
+import { checkScope, checkWorkspaceRights } from './auth/access.js';
 import type { Caller } from './caller.js';
 import type { Contract } from './contract/runtime.js';
 import type { OperationEntry } from './contract/types.js';
@@ -20,6 +20,8 @@ export class CallPath {
 
   async call(operation: string, args: unknown, caller: Caller): Promise<Record<string, unknown>> {
     const op = this.find(operation);
+    checkScope(op, caller);
+    checkWorkspaceRights(op, caller);
     this.validate(op, args);
     const result = await this.run(op, args, caller);
     return this.shape(op, result);

@@ -1,16 +1,18 @@
 // Who is calling: passed to every action, so workspace rules live below the transports.
 import type { ProfileName } from './contract/types.js';
+import type { Plan, Role } from './data/accounts.js';
 
 export interface Caller {
-  /** The account holding the token; null while the call is not authenticated. */
-  accountId: string | null;
+  accountId: string;
   organisationId: string | null;
+  role: Role | null;
+  plan: Plan;
+  /** Organisation options: e-mail option, granted eligible access. */
+  emailOption: boolean;
+  eligibleAccess: boolean;
   scopes: readonly string[];
+  clientId: string;
+  grantId: string | null;
   /** Where the call came in: REST, or one of the three MCP addresses. */
   address: 'rest' | ProfileName;
-}
-
-/** The caller of a call that carries no credentials (authentication is its own step). */
-export function unauthenticatedCaller(address: Caller['address']): Caller {
-  return { accountId: null, organisationId: null, scopes: [], address };
 }

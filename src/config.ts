@@ -7,11 +7,21 @@ export interface Config {
   databaseUrl: string;
   allowedOrigins: string[];
   logLevel: string;
+  /** Lifetimes of OAuth access and refresh tokens, in seconds. */
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number };
 }
 
 export const DEFAULT_LIMITS = { bodyBytes: 3 * 1024 * 1024, bodyTimeoutMs: 30_000, operationTimeoutMs: 35_000 };
+
+function positiveInteger(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} invalide : ${value}`);
+  return n;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
@@ -24,6 +34,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/service.sqlite',
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL ?? 'info',
+    accessTokenTtlSeconds: positiveInteger(env.ACCESS_TOKEN_TTL, 3600, 'ACCESS_TOKEN_TTL'),
+    refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     limits: { ...DEFAULT_LIMITS },
   };
 }

@@ -1,11 +1,17 @@
 // Entry point of `npm start`.
 import { loadConfig } from './config.js';
+import { createDemoAccountIfEmpty } from './data/demo-account.js';
 import { startService } from './server.js';
 
 const config = loadConfig();
 const service = await startService(config);
 service.logger.info({ url: service.url }, 'service démarré');
 console.log(`Service à l'écoute : ${service.url}`);
+const demo = await createDemoAccountIfEmpty(service.db, new Date());
+if (demo) {
+  console.log(`Compte de démonstration créé : ${demo.email} / ${demo.password}`);
+  console.log(`Jeton pour un script : npm run token -- --email ${demo.email} --password ${demo.password}`);
+}
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,5 +1,6 @@
 // The one registry: every operation of the contract, by name. REST and MCP both end here.
 // Typed against the generated handler map: an operation without a handler fails the build.
+import { accountActions } from './actions/account.js';
 import { helpActions } from './actions/help.js';
 import { referenceActions } from './actions/reference.js';
 import type { Caller } from './caller.js';
@@ -10,6 +11,7 @@ export type Registry = HandlerMap<Caller>;
 
 export function createRegistry(services: Services): Registry {
   return {
+    ...accountActions(services),
     ...referenceActions(services),
     ...helpActions(services),
   };

@@ -1,5 +1,5 @@
 // Starts and stops the service: migrations, HTTP listener, graceful shutdown.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
@@ -23,17 +23,19 @@ export async function startService(
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   await migrateLatest(db);
-  const app = await createApp({ config, db, logger, wrapRegistry: options.wrapRegistry });
-  const server = app.listen(config.port, config.host);
+  // Listen first: with PORT=0 the real port is part of the issuer and of every link.
+  const server = createServer();
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, logger, wrapRegistry: options.wrapRegistry });
+  server.on('request', app.callback());
   let stopping: Promise<void> | null = null;
   const stop = () => {
-    // Stop accepting, let calls in flight finish, then close the database.
     // Connections that finish their call become idle and are closed at once, rather than
     // after the keep-alive delay.
     stopping ??= new Promise<void>((resolve) => {

@@ -47,6 +47,8 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if ((op['x-effect'] === 'write') !== (op['x-scope'] === 'mcp:write')) problems.push(`${where} : une écriture exige mcp:write, une lecture mcp:read`);
     if (typeof op['x-paid-only'] !== 'boolean') problems.push(`${where} : x-paid-only doit être un booléen`);
     if (!op['x-mcp-tool']) problems.push(`${where} : x-mcp-tool manque`);
+    if (op['x-explicit-write-scope'] !== undefined && (op['x-explicit-write-scope'] !== true || op['x-effect'] !== 'write'))
+      problems.push(`${where} : x-explicit-write-scope ne se met (à true) que sur une écriture`);
     if (!op.summary) problems.push(`${where} : summary manque`);
     if (typeof version === 'string' && !(op.description ?? '').trim().endsWith(`Version du contrat : ${version}.`))
       problems.push(`${where} : la description doit se terminer par « Version du contrat : ${version}. »`);

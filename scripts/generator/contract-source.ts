@@ -14,6 +14,7 @@ export interface OpenApiOperation {
   'x-mcp-tool'?: string;
   'x-paid-only'?: boolean;
   'x-scope'?: string;
+  'x-explicit-write-scope'?: boolean;
 }
 
 export interface OpenApiDocument {

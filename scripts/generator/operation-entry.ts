@@ -22,6 +22,7 @@ export function operationEntry(path: string, method: string, op: OpenApiOperatio
     scope: op['x-scope'] as Scope,
     paidOnly: op['x-paid-only'] === true,
     mcpTool: op['x-mcp-tool'] ?? '',
+    explicitWriteScope: op['x-explicit-write-scope'] === true,
     inputSchema: input ? derefSchema(input, doc) : EMPTY_OBJECT,
     outputSchema: derefSchema(okContent['application/json']?.schema ?? {}, doc),
   };

@@ -20,6 +20,8 @@ export interface OperationEntry {
   scope: Scope;
   paidOnly: boolean;
   mcpTool: string;
+  /** A write the legacy `mcp:public` scope does not open (the event-subscription mutations). */
+  explicitWriteScope: boolean;
   /** JSON Schema 2020-12 of the request body (an empty object schema for `GET`). */
   inputSchema: JsonSchema;
   /** JSON Schema 2020-12 of the 200 response. */

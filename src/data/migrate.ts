@@ -3,9 +3,11 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import * as referenceLists from './migrations/0001-reference-lists.js';
+import * as identity from './migrations/0002-identity.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
+  '0002-identity': identity,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -14,7 +14,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from '../call.js';
-import { unauthenticatedCaller } from '../caller.js';
+import { toolVisible } from '../auth/access.js';
+import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
+import type { Caller } from '../caller.js';
 import type { Contract } from '../contract/runtime.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
@@ -70,23 +72,56 @@ function toolError(err: ServiceError, profile: ProfileName): CallToolResult {
   return result;
 }
 
-function buildServer(profile: ProfileName, deps: { contract: Contract; callPath: CallPath }, ctx: Context): Server {
+interface McpDeps {
+  contract: Contract;
+  callPath: CallPath;
+  authenticator: BearerAuthenticator;
+  limits: BodyLimits;
+  logger: Logger;
+  publicUrl: string;
+}
+
+/**
+ * The SDK answers every JSON-RPC error with HTTP 200; a scope refusal must be HTTP 403 with
+ * its challenge. The tools/call handler leaves the status here and writeHead applies it.
+ */
+function allowStatusOverride(ctx: Context): void {
+  const res = ctx.res;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const override = ctx.state.httpOverride as { status: number; headers: Record<string, string> } | undefined;
+    if (!override) return writeHead(status, ...rest);
+    for (const [name, value] of Object.entries(override.headers)) res.setHeader(name, value);
+    return writeHead(override.status, ...rest);
+  }) as typeof res.writeHead;
+}
+
+function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: Caller): Server {
   const { contract, callPath } = deps;
   const server = new Server(
     { name: 'batidata-api', title: contract.profile(profile).title, version: API_CONTRACT_VERSION },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: contract.listedTools(profile).map(toolDefinition) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: contract
+      .listedTools(profile)
+      .filter((t) => toolVisible(t, contract.operations, caller))
+      .map(toolDefinition),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = contract.callableTool(profile, request.params.name);
     if (!tool) throw new RpcError(-32601, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
     const operation = tool.operations[0] as string;
     ctx.state.operation = tool.name;
     try {
-      const structured = await callPath.call(operation, request.params.arguments ?? {}, unauthenticatedCaller(profile));
+      const structured = await callPath.call(operation, request.params.arguments ?? {}, caller);
       return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
     } catch (err) {
       const known = asServiceError(err);
+      const challenge = bearerChallenge(known, deps.publicUrl);
+      if (known.mcp.kind === 'protocol' && known.mcp.httpStatus !== 200) {
+        ctx.state.httpOverride = { status: known.mcp.httpStatus, headers: challenge ? { 'WWW-Authenticate': challenge } : {} };
+      }
       if (known.mcp.kind === 'protocol') throw new RpcError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
       return toolError(known, profile);
     }
@@ -98,7 +133,7 @@ function buildServer(profile: ProfileName, deps: { contract: Contract; callPath:
   return server;
 }
 
-export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; limits: BodyLimits; logger: Logger }): Middleware {
+export function createMcpRouter(deps: McpDeps): Middleware {
   return async (ctx, next) => {
     const profile = MCP_ADDRESSES[ctx.path];
     if (!profile) return next();
@@ -111,13 +146,19 @@ export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; 
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return renderRpcError(ctx, 406, -32600, 'En-tête Accept invalide : le client doit accepter application/json et text/event-stream (MCP Streamable HTTP).');
     }
+    let caller: Caller;
     let body: unknown;
     try {
+      caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, profile);
+      ctx.state.caller = caller;
       body = await readJsonBody(ctx.req, deps.limits);
     } catch (err) {
       const known = asServiceError(err);
       const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };
-      return renderRpcError(ctx, rendering.httpStatus, rendering.code, known.message);
+      const challenge = bearerChallenge(known, deps.publicUrl);
+      if (challenge) ctx.set('WWW-Authenticate', challenge);
+      if (known.retryAfterSeconds !== null) ctx.set('Retry-After', String(known.retryAfterSeconds));
+      return renderRpcError(ctx, rendering.httpStatus === 200 ? 503 : rendering.httpStatus, rendering.code, known.message);
     }
     const verdict = checkEnvelope(body, profile, deps.contract);
     if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict.status, verdict.code, verdict.message, verdict.id);
@@ -129,7 +170,8 @@ export function createMcpRouter(deps: { contract: Contract; callPath: CallPath; 
     ctx.state.rpcMethod = verdict.method;
     const message = body as { id?: unknown };
 
-    const server = buildServer(profile, deps, ctx);
+    allowStatusOverride(ctx);
+    const server = buildServer(profile, deps, ctx, caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
     ctx.res.on('close', () => {

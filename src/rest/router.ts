@@ -5,15 +5,17 @@
 import type { Context, Middleware } from 'koa';
 import { OpenAPIBackend, type Context as RouteContext } from 'openapi-backend';
 import type { CallPath } from '../call.js';
-import { unauthenticatedCaller } from '../caller.js';
+import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
 import { InvalidBodyError, MethodNotAllowedError, NotFoundError, asServiceError, errorBody, type ServiceError } from '../errors.js';
 import { readJsonBody, type BodyLimits } from '../http/read-body.js';
 
 export const REST_PREFIX = '/api/mcp/v1/';
 
-export function renderRestError(ctx: Context, err: ServiceError): void {
+export function renderRestError(ctx: Context, err: ServiceError, publicUrl: string): void {
   ctx.status = err.status;
+  const challenge = bearerChallenge(err, publicUrl);
+  if (challenge) ctx.set('WWW-Authenticate', challenge);
   if (err.retryAfterSeconds !== null) ctx.set('Retry-After', String(err.retryAfterSeconds));
   if (err.status === 405) ctx.set('Allow', ctx.state.allow ?? 'POST');
   // The request body may be left unread (413, 408): close rather than reuse the socket.
@@ -21,16 +23,26 @@ export function renderRestError(ctx: Context, err: ServiceError): void {
   ctx.body = errorBody(err);
 }
 
-export async function createRestRouter(deps: { contract: Contract; callPath: CallPath; limits: BodyLimits; openapi: object }): Promise<Middleware> {
+export async function createRestRouter(deps: {
+  contract: Contract;
+  callPath: CallPath;
+  authenticator: BearerAuthenticator;
+  limits: BodyLimits;
+  openapi: object;
+  publicUrl: string;
+}): Promise<Middleware> {
   const { contract, callPath, limits } = deps;
-  const api = new OpenAPIBackend({ definition: deps.openapi as never, quick: true, validate: false });
+  // openapi-backend only routes: authentication is the bearer step, validation the call path's.
+  const { security: _security, ...routing } = deps.openapi as { security?: unknown };
+  const api = new OpenAPIBackend({ definition: routing as never, quick: true, validate: false });
   const handlers: Record<string, (c: RouteContext, ctx: Context) => Promise<void>> = {};
   for (const op of contract.operations.values()) {
     handlers[op.name] = async (_c, ctx) => {
       ctx.state.operation = op.name;
+      const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest');
+      ctx.state.caller = caller;
       const args = op.method === 'get' ? {} : await readJsonBody(ctx.req, limits);
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidBodyError('Le corps doit être un objet JSON (les arguments de l’opération).');
-      const caller = unauthenticatedCaller('rest');
       ctx.body = await callPath.call(op.name, args, caller);
       ctx.status = 200;
     };
@@ -55,7 +67,7 @@ export async function createRestRouter(deps: { contract: Contract; callPath: Cal
     try {
       await api.handleRequest({ method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string> }, ctx);
     } catch (err) {
-      renderRestError(ctx, asServiceError(err));
+      renderRestError(ctx, asServiceError(err), deps.publicUrl);
     }
   };
 }

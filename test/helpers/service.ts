@@ -7,14 +7,33 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { openDatabase } from '../../src/data/database.js';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { createAccount, type Plan, type Role } from '../../src/data/accounts.js';
 import type { Logger } from '../../src/log.js';
+import { obtainToken } from '../../scripts/lib/native-flow.js';
 import type { Registry } from '../../src/registry.js';
 import { startService, type RunningService } from '../../src/server.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
 
+export interface TestAccount {
+  email: string;
+  password: string;
+  userId: string;
+  organisationId: string | null;
+}
+
 export interface TestService extends RunningService {
   close: () => Promise<void>;
+  /** Token of the default account (organisation « Organisation test », admin, subscribed; mcp:read mcp:write). */
+  token: string;
+  account: TestAccount;
+  /** Creates an account through the data layer (as the account:create CLI does). */
+  createAccount: (options?: { organisation?: string | null; role?: Role; plan?: Plan }) => Promise<TestAccount>;
+  /** A token through the real OAuth flow (registration, PKCE, login and consent forms). */
+  tokenFor: (account: TestAccount, scope?: string) => Promise<string>;
+  /** POST (or GET for `me`) to a REST operation with the default token, unless `token` says otherwise (null: none). */
+  rest: (operation: string, body: unknown, options?: { token?: string | null; init?: RequestInit }) => Promise<RestAnswer>;
 }
 
 export interface TestDatabaseUrl {
@@ -51,34 +70,77 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     databaseUrl,
     allowedOrigins: [],
     logLevel: 'silent',
+    accessTokenTtlSeconds: 3600,
+    refreshTokenTtlSeconds: 30 * 24 * 3600,
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }
 
 export async function startTestService(
-  options: { limits?: Partial<Config['limits']>; logger?: Logger; wrapRegistry?: (r: Registry) => Registry } = {},
+  options: {
+    limits?: Partial<Config['limits']>;
+    logger?: Logger;
+    wrapRegistry?: (r: Registry) => Registry;
+    /** Other settings (allowedOrigins, accessTokenTtlSeconds…). */
+    config?: Partial<Omit<Config, 'limits'>>;
+    /** Reuse a database (several services on one database, or a restart); default: a fresh one. */
+    database?: TestDatabaseUrl;
+  } = {},
 ): Promise<TestService> {
-  const database = freshDatabase();
-  const service = await startService(testConfig(database.databaseUrl, options.limits), {
+  const database = options.database ?? freshDatabase();
+  const service = await startService({ ...testConfig(database.databaseUrl, options.limits), ...options.config }, {
     searchPath: database.searchPath,
     logger: options.logger ?? pino({ level: 'silent' }),
     wrapRegistry: options.wrapRegistry,
   });
+  let counter = 0;
+  const createTestAccount: TestService['createAccount'] = async (o = {}) => {
+    counter += 1;
+    const email = `compte${counter}-${randomBytes(3).toString('hex')}@exemple.fr`;
+    const password = `mot-de-passe-${counter}`;
+    const organisation = o.organisation === undefined ? 'Organisation test' : o.organisation;
+    const record = await createAccount(
+      service.db,
+      { email, passwordHash: await hashPassword(password), organisation: organisation ?? undefined, role: o.role, plan: o.plan ?? 'subscribed' },
+      new Date(),
+    );
+    return { email, password, userId: record.userId, organisationId: record.organisationId };
+  };
+  const tokenFor: TestService['tokenFor'] = async (account, scope = 'mcp:read mcp:write') =>
+    (await obtainToken({ baseUrl: service.url, email: account.email, password: account.password, scope: scope || undefined, clientName: 'Tests' })).accessToken;
+  const account = await createTestAccount();
+  const token = await tokenFor(account);
   return {
     ...service,
+    token,
+    account,
+    createAccount: createTestAccount,
+    tokenFor,
+    rest: (operation, body, o = {}) => {
+      const bearer = o.token === undefined ? token : o.token;
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
+      return rest(service.url, operation, body, { ...o.init, headers: { ...headers, ...(o.init?.headers as Record<string, string> | undefined) } });
+    },
     close: async () => {
       await service.stop();
-      await database.cleanup();
+      if (!options.database) await database.cleanup();
     },
   };
 }
 
-/** POST a JSON body to a REST operation. */
-export async function rest(base: string, operation: string, body: unknown, init: RequestInit = {}): Promise<{ status: number; headers: Headers; json: any }> {
+export interface RestAnswer {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+/** POST a JSON body to a REST operation (GET, without body, for `me`). */
+export async function rest(base: string, operation: string, body: unknown, init: RequestInit = {}): Promise<RestAnswer> {
+  const get = operation === 'me' && init.method === undefined;
   const res = await fetch(`${base}/api/mcp/v1/${operation}`, {
-    method: 'POST',
+    method: get ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(get ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     ...init,
   });
   const text = await res.text();

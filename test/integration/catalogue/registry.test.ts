@@ -6,7 +6,7 @@ import { Contract } from '../../../src/contract/runtime.js';
 import { PROFILE_NAMES, type ToolEntry } from '../../../src/contract/types.js';
 import { createRegistry } from '../../../src/registry.js';
 import { OPERATION_NAMES } from '../../../generated/handler-map.js';
-import { rest, startTestService, type TestService } from '../../helpers/service.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 const contract = Contract.load();
 const callable = contract.tools.filter((t) => t.status !== 'preparation');
@@ -72,7 +72,7 @@ describe('every tool over both transports', () => {
     for (const profile of PROFILE_NAMES) {
       const path = contract.profile(profile).path;
       const client = new Client({ name: 'catalogue-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${svc.token}` } } }));
       clients.set(profile, client);
     }
   });
@@ -94,7 +94,7 @@ describe('every tool over both transports', () => {
         for (const args of sampleArguments(tool)) {
           const viaMcp = await (clients.get(profile) as Client).callTool({ name: tool.name, arguments: args });
           expect(viaMcp.isError, JSON.stringify(viaMcp.content)).to.not.equal(true);
-          const viaRest = await rest(svc.url, tool.operations[0] as string, args);
+          const viaRest = await svc.rest(tool.operations[0] as string, args);
           expect(viaRest.status).to.equal(200);
           expect(viaMcp.structuredContent).to.deep.equal(viaRest.json);
           expect(contract.outputProblem(tool.operations[0] as string, viaRest.json)).to.equal(null);

@@ -14,7 +14,10 @@ function servedTool(path: string): string | undefined {
   const profile = PROFILES[path] as ProfileName;
   return catalogue.tools.find((t) => t.status === 'active' && t.profiles.includes(profile))?.name;
 }
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** The bearer token of the service under test, set by each describe's before(). */
+let bearer = '';
+const headersWithToken = () => ({ ...BASE_HEADERS, authorization: `Bearer ${bearer}` });
 const LEAKS = [/at .*\.ts:\d+/, /node_modules/, /\/work\//];
 
 interface Answer {
@@ -36,7 +39,7 @@ function parsed(status: number, headers: Answer['headers'], text: string): Answe
 }
 
 async function send(url: string, method: string, body?: string): Promise<Answer> {
-  const res = await fetch(url, { method, headers: HEADERS, ...(body !== undefined ? { body } : {}) });
+  const res = await fetch(url, { method, headers: headersWithToken(), ...(body !== undefined ? { body } : {}) });
   return parsed(res.status, res.headers, await res.text());
 }
 
@@ -45,7 +48,7 @@ const post = (url: string, body: unknown) => send(url, 'POST', typeof body === '
 /** Sends headers and `chunks` with node:http; `end` false leaves the body unfinished. */
 function rawPost(url: string, options: { contentLength?: number; chunks: string[]; end: boolean }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { ...HEADERS };
+    const headers: Record<string, string | number> = { ...headersWithToken() };
     if (options.contentLength !== undefined) headers['content-length'] = options.contentLength;
     const req = request(url, { method: 'POST', headers }, (res) => {
       let data = '';
@@ -82,6 +85,7 @@ describe('MCP envelope over raw HTTP', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService();
+    bearer = svc.token;
   });
   after(async () => svc.close());
 
@@ -163,7 +167,7 @@ describe('MCP envelope over raw HTTP', () => {
       });
 
       it('refuses a body not declared as JSON: HTTP 415', async () => {
-        const res = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { ...HEADERS, 'content-type': 'text/plain' }, body: JSON.stringify(rpc('tools/list')) });
+        const res = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { ...headersWithToken(), 'content-type': 'text/plain' }, body: JSON.stringify(rpc('tools/list')) });
         const answer = parsed(res.status, res.headers, await res.text());
         expectRpcError(answer, 415, -32600);
       });
@@ -233,6 +237,7 @@ describe('MCP envelope under lowered limits', () => {
   let svc: TestService;
   before(async () => {
     svc = await startTestService({ limits: { bodyBytes: 1024, bodyTimeoutMs: 300 } });
+    bearer = svc.token;
   });
   after(async () => svc.close());
 

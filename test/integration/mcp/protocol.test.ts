@@ -51,7 +51,7 @@ describe('MCP protocol with the SDK client', () => {
 
   async function connect(path: string): Promise<Client> {
     const client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${svc.token}` } } }));
     clients.push(client);
     return client;
   }
@@ -163,7 +163,7 @@ describe('MCP protocol with the SDK client', () => {
       const message = text(result);
       expect(message).to.include(c.names).and.match(/argument/i);
       const operation = catalogueTool(c.tool).operations[0] as string;
-      const restAnswer = await rest(svc.url, operation, c.args);
+      const restAnswer = await svc.rest(operation, c.args);
       expect(restAnswer.status).to.equal(400);
       expect(restAnswer.json.error.code).to.equal('invalid_arguments');
       expect(message).to.equal(restAnswer.json.error.message);
@@ -176,7 +176,7 @@ describe('MCP protocol with the SDK client', () => {
     expect(result.isError).to.equal(true);
     const message = text(result);
     expect(message).to.match(/inconnu/).and.include('« nope »');
-    const restAnswer = await rest(svc.url, 'aide.outil', { nom: 'nope' });
+    const restAnswer = await svc.rest('aide.outil', { nom: 'nope' });
     expect(restAnswer.status).to.equal(404);
     expect(restAnswer.json.error.code).to.equal('not_found');
     expect(message).to.equal(restAnswer.json.error.message);

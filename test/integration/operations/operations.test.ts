@@ -4,7 +4,8 @@ import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { freshDatabase, rest, startTestService, type TestService } from '../../helpers/service.js';
+import { obtainToken } from '../../../scripts/lib/native-flow.js';
+import { freshDatabase, startTestService, type TestService } from '../../helpers/service.js';
 
 describe('health and logs', () => {
   let svc: TestService;
@@ -28,14 +29,14 @@ describe('health and logs', () => {
 
   it('logs one line per call with operation, address, status, duration and account, never the token or the body', async () => {
     lines.length = 0;
-    await rest(svc.url, 'aide.outil', { nom: 'motdepasse-secret' }, { headers: { 'content-type': 'application/json', authorization: 'Bearer jeton-tres-secret' } });
+    await svc.rest('aide.outil', { nom: 'motdepasse-secret' });
     await new Promise((r) => setTimeout(r, 20));
     const calls = lines.filter((l) => l.msg === 'appel');
     expect(calls).to.have.length(1);
-    expect(calls[0]).to.include({ address: 'rest', operation: 'aide.outil', status: 404, account_id: null });
+    expect(calls[0]).to.include({ address: 'rest', operation: 'aide.outil', status: 404, account_id: svc.account.userId });
     expect(calls[0]?.duration_ms).to.be.a('number');
     const all = JSON.stringify(lines);
-    expect(all).to.not.include('jeton-tres-secret');
+    expect(all).to.not.include(svc.token);
     expect(all).to.not.include('motdepasse-secret');
   });
 });
@@ -50,19 +51,23 @@ describe('graceful shutdown', function () {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
+      // First start on an empty database: the service prints its address and a demo account.
+      const { url, email, password } = await new Promise<{ url: string; email: string; password: string }>((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (c) => {
           out += c;
-          const m = /Service à l'écoute : (\S+)/.exec(out);
-          if (m?.[1]) resolve(m[1]);
+          const address = /Service à l'écoute : (\S+)/.exec(out);
+          const demo = /Compte de démonstration créé : (\S+) \/ (\S+)/.exec(out);
+          if (address?.[1] && demo?.[1] && demo[2]) resolve({ url: address[1], email: demo[1], password: demo[2] });
         });
         child.once('exit', () => reject(new Error(`sortie avant écoute : ${out}`)));
       });
+      const { accessToken } = await obtainToken({ baseUrl: url, email, password, scope: 'mcp:read' });
       const body = '{}';
       // A call whose body is still arriving when the signal comes.
       const answer = new Promise<number>((resolve, reject) => {
-        const req = request(`${url}/api/mcp/v1/referentiels.sources`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+        const headers = { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${accessToken}` };
+        const req = request(`${url}/api/mcp/v1/referentiels.sources`, { method: 'POST', headers }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         });

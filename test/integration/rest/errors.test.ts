@@ -1,7 +1,7 @@
 // Every REST failure answers the spec's error body with its exact status and code, in French, never a stack trace.
 import { request } from 'node:http';
 import { expect } from 'chai';
-import { rest, startTestService, type TestService } from '../../helpers/service.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 const LEAK = /(\bat \S+:\d+|node_modules|\/work\/|\.ts:\d|select |insert |SQLITE|knex)/i;
 
@@ -13,9 +13,10 @@ function expectErrorBody(json: any, code: string): void {
 }
 
 /** Sends the headers and part of a body, then waits; resolves with status and body. */
-function partialBody(url: string, path: string, declaredLength: number, sent: string): Promise<{ status: number; json: any }> {
+function partialBody(url: string, token: string, path: string, declaredLength: number, sent: string): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': declaredLength } }, (res) => {
+    const headers = { 'content-type': 'application/json', 'content-length': declaredLength, authorization: `Bearer ${token}` };
+    const req = request(`${url}${path}`, { method: 'POST', headers }, (res) => {
       let data = '';
       res.on('data', (c) => (data += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(data) }));
@@ -44,7 +45,7 @@ describe('REST errors', () => {
   ];
   for (const c of argumentCases) {
     it(`400 invalid_arguments naming the argument: ${c.name}`, async () => {
-      const { status, json } = await rest(svc.url, c.operation, c.body);
+      const { status, json } = await svc.rest(c.operation, c.body);
       expect(status).to.equal(400);
       expectErrorBody(json, 'invalid_arguments');
       expect(json.error.message).to.match(c.message);
@@ -52,22 +53,22 @@ describe('REST errors', () => {
   }
 
   it('400 invalid_json for an unreadable body, and for an empty one', async () => {
-    const bad = await rest(svc.url, 'referentiels.sources', '{"a":');
+    const bad = await svc.rest('referentiels.sources', '{"a":');
     expect(bad.status).to.equal(400);
     expectErrorBody(bad.json, 'invalid_json');
-    const empty = await rest(svc.url, 'referentiels.sources', '');
+    const empty = await svc.rest('referentiels.sources', '');
     expect(empty.status).to.equal(400);
     expectErrorBody(empty.json, 'invalid_json');
   });
 
   it('400 invalid_body when the JSON is not an object', async () => {
-    const { status, json } = await rest(svc.url, 'referentiels.sources', '[1,2]');
+    const { status, json } = await svc.rest('referentiels.sources', '[1,2]');
     expect(status).to.equal(400);
     expectErrorBody(json, 'invalid_body');
   });
 
   it('404 not_found for an unknown operation, and for the bare prefix', async () => {
-    const { status, json } = await rest(svc.url, 'marches.inexistant', {});
+    const { status, json } = await svc.rest('marches.inexistant', {});
     expect(status).to.equal(404);
     expectErrorBody(json, 'not_found');
     expect(json.error.message).to.include('marches.inexistant');
@@ -85,29 +86,29 @@ describe('REST errors', () => {
   });
 
   it('415 unsupported_media_type when the body is not declared JSON', async () => {
-    const plain = await rest(svc.url, 'referentiels.sources', '{}', { headers: { 'content-type': 'text/plain' } });
+    const plain = await svc.rest('referentiels.sources', '{}', { init: { headers: { 'content-type': 'text/plain' } } });
     expect(plain.status).to.equal(415);
     expectErrorBody(plain.json, 'unsupported_media_type');
-    const none = await fetch(`${svc.url}/api/mcp/v1/referentiels.sources`, { method: 'POST', body: new Uint8Array(Buffer.from('{}')) });
+    const none = await fetch(`${svc.url}/api/mcp/v1/referentiels.sources`, { method: 'POST', headers: { authorization: `Bearer ${svc.token}` }, body: new Uint8Array(Buffer.from('{}')) });
     expect(none.status).to.equal(415);
   });
 
   it('413 invalid_body over 3 MiB, declared or streamed', async () => {
     const big = JSON.stringify({ nom: 'x'.repeat(3 * 1024 * 1024) });
-    const { status, json } = await rest(svc.url, 'aide.outil', big);
+    const { status, json } = await svc.rest('aide.outil', big);
     expect(status).to.equal(413);
     expectErrorBody(json, 'invalid_body');
   });
 
   it('a body just under 3 MiB is read (then refused for its argument, not its size)', async () => {
     const body = JSON.stringify({ nom: 'x'.repeat(3 * 1024 * 1024 - 20) });
-    const { status, json } = await rest(svc.url, 'aide.outil', body);
+    const { status, json } = await svc.rest('aide.outil', body);
     expect(status).to.equal(400);
     expect(json.error.code).to.equal('invalid_arguments');
   });
 
   it('carries no stack trace, SQL or path in any error', async () => {
-    const { json } = await rest(svc.url, 'aide.outil', { nom: 'inconnu' });
+    const { json } = await svc.rest('aide.outil', { nom: 'inconnu' });
     expectErrorBody(json, 'not_found');
   });
 });
@@ -130,13 +131,13 @@ describe('REST time limits', () => {
   after(async () => svc.close());
 
   it('408 invalid_body when the body has not arrived in time', async () => {
-    const { status, json } = await partialBody(svc.url, '/api/mcp/v1/referentiels.sources', 100, '{"a":');
+    const { status, json } = await partialBody(svc.url, svc.token, '/api/mcp/v1/referentiels.sources', 100, '{"a":');
     expect(status).to.equal(408);
     expectErrorBody(json, 'invalid_body');
   });
 
   it('504 timeout when the operation runs past its limit', async () => {
-    const { status, json } = await rest(svc.url, 'referentiels.regions', {});
+    const { status, json } = await svc.rest('referentiels.regions', {});
     expect(status).to.equal(504);
     expectErrorBody(json, 'timeout');
     expect(json.error.message).to.match(/vérifier/);
@@ -152,7 +153,7 @@ describe('REST when the database does not answer', () => {
   after(async () => svc.close().catch(() => undefined));
 
   it('503 unavailable with Retry-After, and /healthz says so', async () => {
-    const { status, headers, json } = await rest(svc.url, 'referentiels.sources', {});
+    const { status, headers, json } = await svc.rest('referentiels.sources', {});
     expect(status).to.equal(503);
     expectErrorBody(json, 'unavailable');
     expect(headers.get('retry-after')).to.match(/^\d+$/);

@@ -20,6 +20,7 @@ function operation(name: string, method: 'get' | 'post'): OperationEntry {
     scope: 'mcp:read',
     paidOnly: false,
     mcpTool: name,
+    explicitWriteScope: false,
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
   };

@@ -14,6 +14,7 @@ function operation(name: string, method: 'get' | 'post' = 'post'): OperationEntr
     scope: 'mcp:read',
     paidOnly: false,
     mcpTool: name,
+    explicitWriteScope: false,
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
   };

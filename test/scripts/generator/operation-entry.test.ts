@@ -62,6 +62,7 @@ function entry(name: string, overrides: Partial<OperationEntry> = {}): Operation
     scope: 'mcp:read',
     paidOnly: false,
     mcpTool: name.replace('.', '_'),
+    explicitWriteScope: false,
     inputSchema: { type: 'object', additionalProperties: false },
     outputSchema: { type: 'object' },
     ...overrides,
@@ -126,6 +127,15 @@ const cases: Case[] = [
       op: op('notes.supprimer', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-paid-only': true, 'x-mcp-tool': 'note_effacer' }),
     },
     want: entry('notes.supprimer', { effect: 'write', scope: 'mcp:write', paidOnly: true, mcpTool: 'note_effacer' }),
+  },
+  {
+    name: 'x-explicit-write-scope marks a write the legacy scope does not open',
+    given: {
+      path: '/api/mcp/v1/notes.abonner',
+      method: 'post',
+      op: op('notes.abonner', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-explicit-write-scope': true }),
+    },
+    want: entry('notes.abonner', { effect: 'write', scope: 'mcp:write', explicitWriteScope: true }),
   },
   {
     name: 'missing annotations give paidOnly false, mcpTool and summary empty',

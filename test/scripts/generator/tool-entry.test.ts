@@ -23,6 +23,7 @@ function operation(name: string, overrides: Partial<OperationEntry> = {}): Opera
     scope: 'mcp:read',
     paidOnly: false,
     mcpTool: name.replace('.', '_'),
+    explicitWriteScope: false,
     inputSchema: schemaOf(name, 'in'),
     outputSchema: schemaOf(name, 'out'),
     ...overrides,

@@ -1,0 +1,20 @@
+// Shared pieces of the command-line scripts: the database of DATABASE_URL, migrated, and
+// a clean exit with a French message on bad input.
+import { loadConfig } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/data/database.js';
+import { migrateLatest } from '../../src/data/migrate.js';
+
+export async function withDatabase<T>(run: (db: Database) => Promise<T>): Promise<T> {
+  const db = openDatabase(loadConfig().databaseUrl);
+  try {
+    await migrateLatest(db);
+    return await run(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+export function fail(message: string): never {
+  console.error(`Erreur : ${message}`);
+  process.exit(2);
+}

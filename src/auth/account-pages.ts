@@ -1,0 +1,149 @@
+// Account settings, section "Accès IA": the accesses the holder granted (client, scopes,
+// date granted, last use), each of which can be disconnected (its tokens revoked at once).
+// Plain server-rendered HTML, usable without JavaScript.
+import { randomBytes } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import type { Database } from '../data/database.js';
+import { listGrants, revokeGrantEverywhere } from '../data/oauth-store.js';
+import { WEB_SESSION_SECONDS, closeWebSession, openWebSession, webSessionUser } from '../data/web-sessions.js';
+import { csrfToken, csrfValid, readForm } from './forms.js';
+import { escapeHtml, page, SCOPE_LABELS } from './pages.js';
+import type { AuthServer } from './provider.js';
+import { signIn } from './sign-in.js';
+
+const SESSION_COOKIE = 'compte_session';
+const LOGIN_CSRF_COOKIE = 'compte_csrf';
+
+function dateFr(iso: string | null): string {
+  if (!iso) return 'jamais';
+  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
+}
+
+function signInPage(csrf: string, error?: string, email?: string): string {
+  return page(
+    'Connexion au compte',
+    `<h1>Connexion au compte</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/compte/connexion">
+  <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+  <label for="email">Adresse électronique</label>
+  <input id="email" type="email" name="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
+  <label for="password">Mot de passe</label>
+  <input id="password" type="password" name="password" autocomplete="current-password" required>
+  <button type="submit">Se connecter</button>
+</form>`,
+  );
+}
+
+export function createAccountPages(auth: AuthServer, db: Database, now: () => Date): Middleware {
+  const secure = auth.issuer.startsWith('https:');
+  const cookie = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/compte', overwrite: true };
+
+  async function accessesPage(ctx: Context, userId: string, sessionId: string, notice?: string): Promise<void> {
+    const grants = await listGrants(db, userId, auth.resource);
+    const csrf = csrfToken(auth.csrfKey, `compte:${sessionId}`);
+    const rows = grants
+      .map(
+        (g) => `<tr>
+  <td><strong>${escapeHtml(g.clientName ?? 'Application sans nom')}</strong><br><span class="muted">${escapeHtml(g.clientId)}</span></td>
+  <td>${g.scopes.map((s) => `<span title="${escapeHtml(SCOPE_LABELS[s] ?? s)}">${escapeHtml(s)}</span>`).join('<br>')}</td>
+  <td>${escapeHtml(dateFr(g.grantedAt))}</td>
+  <td>${escapeHtml(dateFr(g.lastUsedAt))}</td>
+  <td><form method="post" action="/compte/acces-ia/deconnecter">
+    <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+    <input type="hidden" name="grant" value="${escapeHtml(g.grantId)}">
+    <button type="submit" class="danger">Déconnecter</button>
+  </form></td>
+</tr>`,
+      )
+      .join('\n');
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.body = page(
+      'Accès IA',
+      `<h1>Accès IA</h1>
+<p>Les applications (assistants IA, automatisations, scripts) auxquelles vous avez donné accès à votre compte. Déconnecter un accès révoque aussitôt ses jetons.</p>
+${notice ? `<p class="muted" role="status">${escapeHtml(notice)}</p>` : ''}
+${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Accordé le</th><th>Dernière utilisation</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p><em>Aucun accès accordé.</em></p>'}
+<form method="post" action="/compte/deconnexion"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" class="secondary" style="margin-left:0">Se déconnecter</button></form>`,
+      true,
+    );
+  }
+
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith('/compte')) return next();
+    const sessionId = ctx.cookies.get(SESSION_COOKIE);
+    const userId = await webSessionUser(db, sessionId, now());
+
+    if (ctx.path === '/compte/connexion') {
+      if (ctx.method === 'GET') {
+        const csrf = randomBytes(24).toString('base64url');
+        ctx.cookies.set(LOGIN_CSRF_COOKIE, csrf, { ...cookie, maxAge: 3600_000 });
+        ctx.type = 'html';
+        ctx.body = signInPage(csrf);
+        return;
+      }
+      if (ctx.method === 'POST') {
+        const form = await readForm(ctx);
+        const expected = ctx.cookies.get(LOGIN_CSRF_COOKIE);
+        if (!expected || form.get('csrf') !== expected) {
+          ctx.status = 403;
+          ctx.type = 'html';
+          ctx.body = signInPage(expected ?? '', 'Formulaire expiré : recharger la page et recommencer.');
+          return;
+        }
+        const email = form.get('email') ?? '';
+        const result = await signIn(db, email, form.get('password') ?? '', ctx.ip, now());
+        if (!result.ok) {
+          ctx.type = 'html';
+          ctx.body = signInPage(expected, result.message, email);
+          return;
+        }
+        const id = await openWebSession(db, result.userId, now());
+        ctx.cookies.set(SESSION_COOKIE, id, { ...cookie, maxAge: WEB_SESSION_SECONDS * 1000 });
+        ctx.redirect('/compte/acces-ia');
+        ctx.status = 303;
+        return;
+      }
+    }
+
+    if (!userId || !sessionId) {
+      ctx.redirect('/compte/connexion');
+      ctx.status = 303;
+      return;
+    }
+
+    if (ctx.path === '/compte' || ctx.path === '/compte/acces-ia') {
+      if (ctx.method !== 'GET') return next();
+      return accessesPage(ctx, userId, sessionId, ctx.query.deconnecte ? 'Accès déconnecté : ses jetons sont révoqués.' : undefined);
+    }
+
+    if (ctx.method === 'POST' && (ctx.path === '/compte/acces-ia/deconnecter' || ctx.path === '/compte/deconnexion')) {
+      const form = await readForm(ctx);
+      if (!csrfValid(auth.csrfKey, `compte:${sessionId}`, form.get('csrf'))) {
+        ctx.status = 403;
+        return accessesPage(ctx, userId, sessionId, 'Formulaire expiré : recommencer.');
+      }
+      if (ctx.path === '/compte/deconnexion') {
+        await closeWebSession(db, sessionId);
+        ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, maxAge: 0 });
+        ctx.redirect('/compte/connexion');
+        ctx.status = 303;
+        return;
+      }
+      const grantId = form.get('grant') ?? '';
+      // Only a grant of this account: another account's grant is "not found", unchanged.
+      const owned = (await listGrants(db, userId, auth.resource)).some((g) => g.grantId === grantId);
+      if (!owned) {
+        ctx.status = 404;
+        return accessesPage(ctx, userId, sessionId, 'Accès introuvable.');
+      }
+      await revokeGrantEverywhere(db, grantId);
+      ctx.redirect('/compte/acces-ia?deconnecte=1');
+      ctx.status = 303;
+      return;
+    }
+    return next();
+  };
+}

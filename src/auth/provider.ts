@@ -1,0 +1,110 @@
+// The OAuth 2.1 authorization server: oidc-provider with our Knex storage, open dynamic
+// registration (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the
+// one canonical resource, PKCE S256 always, opaque access tokens, rotated refresh tokens.
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import { loadAccount } from '../data/accounts.js';
+import type { Database } from '../data/database.js';
+import { oauthAdapterFactory } from '../data/oauth-store.js';
+import { secret } from '../data/secrets.js';
+import { errorPage } from './pages.js';
+
+export const RESOURCE_SCOPES = ['mcp:read', 'mcp:write', 'mcp:public'] as const;
+/** Granted to a client that asks for no scope (the legacy connector scope). */
+export const DEFAULT_SCOPE = 'mcp:public';
+
+export interface AuthServerSettings {
+  publicUrl: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}
+
+export interface AuthServer {
+  provider: Provider;
+  issuer: string;
+  /** The canonical resource: `{base_url}/api/mcp`. */
+  resource: string;
+  csrfKey: string;
+}
+
+export async function createAuthServer(db: Database, settings: AuthServerSettings): Promise<AuthServer> {
+  const issuer = settings.publicUrl;
+  const resource = `${settings.publicUrl}/api/mcp`;
+  const cookieKey = await secret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
+  const csrfKey = await secret(db, 'csrf-key', () => randomBytes(32).toString('base64url'));
+  const signingJwk = JSON.parse(
+    await secret(db, 'signing-jwk', () => JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }))),
+  ) as Record<string, string>;
+  const kid = createHash('sha256').update(String(signingJwk.x)).digest('base64url').slice(0, 16);
+
+  const configuration: Configuration = {
+    adapter: oauthAdapterFactory(db),
+    jwks: { keys: [{ ...signingJwk, kid, use: 'sig', alg: 'ES256' }] },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    cookies: { keys: [cookieKey], long: { sameSite: 'lax' }, short: { sameSite: 'lax' } },
+    async findAccount(_ctx, sub) {
+      const account = await loadAccount(db, sub);
+      return account ? { accountId: sub, claims: async () => ({ sub }) } : undefined;
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`ressource inconnue ; la seule ressource est ${resource}`);
+          return { scope: RESOURCE_SCOPES.join(' '), audience: resource, accessTokenTTL: settings.accessTokenTtlSeconds, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Tokens of scripts and assistants live their own life, not the browser session's.
+    expiresWithSession: async () => false,
+    rotateRefreshToken: true,
+    routes: {
+      authorization: '/oauth/authorize',
+      token: '/oauth/token',
+      revocation: '/oauth/revoke',
+      registration: '/oauth/register',
+      jwks: '/oauth/jwks',
+      end_session: '/oauth/logout',
+      introspection: '/oauth/introspect',
+      pushed_authorization_request: '/oauth/par',
+      code_verification: '/oauth/device',
+      device_authorization: '/oauth/device/auth',
+      backchannel_authentication: '/oauth/backchannel',
+      userinfo: '/oauth/userinfo',
+      challenge: '/oauth/challenge',
+      credential: '/oauth/credential',
+    },
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    ttl: {
+      AccessToken: settings.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      RefreshToken: settings.refreshTokenTtlSeconds,
+      Grant: 365 * 24 * 3600,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+      IdToken: 3600,
+    },
+    async renderError(ctx: KoaContextWithOIDC, out: ErrorOut) {
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error ?? 'erreur'), String(out.error_description ?? ''));
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', () => undefined);
+  return { provider, issuer, resource, csrfKey };
+}

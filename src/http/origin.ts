@@ -1,0 +1,35 @@
+// Browser calls to the API: an Origin outside ALLOWED_ORIGINS (and not the service's own)
+// is refused with 403 origin_denied; CORS preflights are answered for allowed origins only.
+import type { Middleware } from 'koa';
+import { OriginDeniedError, errorBody } from '../errors.js';
+
+const API_PREFIX = '/api/mcp';
+
+export function originAllowed(origin: string, allowed: readonly string[], publicUrl: string): boolean {
+  return origin === new URL(publicUrl).origin || allowed.includes(origin);
+}
+
+export function createOriginPolicy(allowed: readonly string[], publicUrl: string): Middleware {
+  return async (ctx, next) => {
+    const origin = ctx.get('origin');
+    if (!origin || !(ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`))) return next();
+    if (!originAllowed(origin, allowed, publicUrl)) {
+      const err = new OriginDeniedError(`Origine non autorisée : ${origin}. Les appels depuis un navigateur ne sont acceptés que des origines déclarées.`);
+      ctx.status = 403;
+      ctx.state.address = ctx.path.startsWith(`${API_PREFIX}/v1/`) ? 'rest' : ctx.path;
+      ctx.body = ctx.path.startsWith(`${API_PREFIX}/v1/`) ? errorBody(err) : { jsonrpc: '2.0', id: null, error: { code: -32600, message: err.message } };
+      return;
+    }
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Vary', 'Origin');
+    ctx.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After, Mcp-Session-Id');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Accept, Mcp-Protocol-Version');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    return next();
+  };
+}
