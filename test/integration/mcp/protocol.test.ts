@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ProfileEntry, ProfileName, ToolEntry } from '../../../src/contract/types.js';
-import { rest, startTestService, type TestService } from '../../helpers/service.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 const catalogue = JSON.parse(readFileSync(new URL('../../../generated/tools.json', import.meta.url), 'utf8')) as {
   profiles: ProfileEntry[];
