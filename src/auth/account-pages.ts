@@ -80,12 +80,16 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
       if (ctx.method === 'GET') {
         const csrf = randomBytes(24).toString('base64url');
         ctx.cookies.set(LOGIN_CSRF_COOKIE, csrf, { ...cookie, maxAge: 3600_000 });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('X-Frame-Options', 'DENY');
         ctx.type = 'html';
         ctx.body = signInPage(csrf);
         return;
       }
       if (ctx.method === 'POST') {
         const form = await readForm(ctx);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('X-Frame-Options', 'DENY');
         const expected = ctx.cookies.get(LOGIN_CSRF_COOKIE);
         if (!expected || form.get('csrf') !== expected) {
           ctx.status = 403;

@@ -46,10 +46,15 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
       const account = await loadAccount(db, sub);
       return account ? { accountId: sub, claims: async () => ({ sub }) } : undefined;
     },
+    // The service's scopes are the only ones: RFC 8414 metadata announces exactly them.
+    scopes: [...RESOURCE_SCOPES],
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      // Off: the default scope for a client that asks none is applied at /oauth/authorize.
+      pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,

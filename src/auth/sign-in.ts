@@ -21,6 +21,7 @@ export async function signIn(db: Database, email: string, password: string, clie
     await recordLoginFailure(db, keys, now);
     return { ok: false, message: WRONG_CREDENTIALS };
   }
-  await clearLoginFailures(db, keys);
+  // Only the e-mail's count: the address's failures on other e-mails still count.
+  await clearLoginFailures(db, [`email:${normalised}`]);
   return { ok: true, userId: user.id };
 }

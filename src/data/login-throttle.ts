@@ -2,27 +2,31 @@
 // so every server process sees the same count.
 import type { Database } from './database.js';
 
-/** Failures allowed before waiting; then the wait doubles from 30 s up to 15 min. */
-const FREE_FAILURES = 5;
+/**
+ * Failures allowed before waiting, then the wait doubles from 30 s up to 15 min: 5 per
+ * e-mail, 20 per client address (several people may sign in from one address).
+ */
+const FREE_FAILURES = { email: 5, ip: 20 };
 const FIRST_WAIT_SECONDS = 30;
 const MAX_WAIT_SECONDS = 15 * 60;
 /** Failures older than this are forgotten. */
 const WINDOW_SECONDS = 30 * 60;
 
-export function waitSeconds(count: number): number {
-  if (count < FREE_FAILURES) return 0;
-  return Math.min(FIRST_WAIT_SECONDS * 2 ** (count - FREE_FAILURES), MAX_WAIT_SECONDS);
+export function waitSeconds(key: string, count: number): number {
+  const free = key.startsWith('ip:') ? FREE_FAILURES.ip : FREE_FAILURES.email;
+  if (count < free) return 0;
+  return Math.min(FIRST_WAIT_SECONDS * 2 ** (count - free), MAX_WAIT_SECONDS);
 }
 
 /** Seconds to wait before the next attempt for these keys (0: go ahead). */
 export async function loginDelay(db: Database, keys: string[], now: Date): Promise<number> {
-  const rows = await db('login_failures').whereIn('key', keys).select('count', 'last_at');
+  const rows = await db('login_failures').whereIn('key', keys).select('key', 'count', 'last_at');
   const nowSec = Math.floor(now.getTime() / 1000);
   let wait = 0;
   for (const r of rows) {
     const last = Number(r.last_at);
     if (nowSec - last > WINDOW_SECONDS) continue;
-    wait = Math.max(wait, last + waitSeconds(Number(r.count)) - nowSec);
+    wait = Math.max(wait, last + waitSeconds(r.key as string, Number(r.count)) - nowSec);
   }
   return Math.max(0, wait);
 }

@@ -37,20 +37,30 @@ export interface TestService extends RunningService {
 }
 
 export interface TestDatabaseUrl {
+  /** Usable as DATABASE_URL by this process and by child processes alike. */
   databaseUrl: string;
   searchPath?: string;
+  /** Creates the PostgreSQL schema (a no-op on SQLite); call before a child process uses the URL. */
+  prepare: () => Promise<void>;
   cleanup: () => Promise<void>;
 }
 
-/** A fresh, empty database for one test service. */
+/** A fresh, empty database for one test service: a temporary SQLite file, or a PostgreSQL schema of its own. */
 export function freshDatabase(): TestDatabaseUrl {
   if (usingPostgres) {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DB=postgres exige TEST_DATABASE_URL');
     const schema = `t_${randomBytes(6).toString('hex')}`;
+    // The schema travels in the URL, so a child process (CLI, npm start) works in it too.
+    const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     return {
-      databaseUrl: url,
+      databaseUrl,
       searchPath: schema,
+      prepare: async () => {
+        const db = openDatabase(url);
+        await db.raw('create schema if not exists ??', [schema]);
+        await db.destroy();
+      },
       cleanup: async () => {
         const db = openDatabase(url);
         await db.raw('drop schema if exists ?? cascade', [schema]);
@@ -59,7 +69,7 @@ export function freshDatabase(): TestDatabaseUrl {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  return { databaseUrl: `sqlite:${join(dir, 'service.sqlite')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { databaseUrl: `sqlite:${join(dir, 'service.sqlite')}`, prepare: async () => undefined, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export function testConfig(databaseUrl: string, overrides: Partial<Config['limits']> = {}): Config {

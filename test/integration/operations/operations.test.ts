@@ -46,6 +46,7 @@ describe('graceful shutdown', function () {
 
   it('on SIGTERM finishes the call in flight, then exits 0', async () => {
     const database = freshDatabase();
+    await database.prepare();
     const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
       env: { ...process.env, PORT: '0', DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -83,7 +84,7 @@ describe('graceful shutdown', function () {
       expect(await exit).to.equal(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      if (process.env.TEST_DB !== 'postgres') await database.cleanup();
+      await database.cleanup();
     }
   });
 });
