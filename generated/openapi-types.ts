@@ -24,6 +24,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/quotas.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Les trois compteurs de l'appelant
+         * @description Donne les trois compteurs du compte : appels sur 60 secondes glissantes (5 en
+         *     formule gratuite, 30 abonnée), appels sur 24 heures glissantes (100 ou 5000, sans
+         *     remise à zéro à minuit), dossiers de consultation distincts ouverts dans la journée
+         *     calendaire de Paris (5 ou 500, remise à zéro à minuit heure de Paris). Pour chacun :
+         *     unités utilisées, plafond, et quand la prochaine unité se libère. Une organisation
+         *     peut avoir des plafonds négociés. L'appel compte comme tout appel (il est inclus
+         *     dans `utilises`). Les appels comptent quel que soit leur résultat, sauf un appel
+         *     refusé par un quota ; les compteurs sont partagés par le connecteur MCP et l'API
+         *     REST.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["quotas.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/referentiels.sources": {
         parameters: {
             query?: never;
@@ -215,6 +245,28 @@ export interface components {
             };
             /** @constant */
             api_contract_version: "3.0.0";
+        };
+        SlidingQuota: {
+            /** @description Appels comptés dans la fenêtre. */
+            utilises: number;
+            limite: number;
+            /** @description 60 ou 86400. */
+            fenetre_secondes: number;
+            /**
+             * Format: date-time
+             * @description Quand l'appel compté le plus ancien sort de la fenêtre (ISO 8601, heure de Paris) ; null si aucun.
+             */
+            prochaine_liberation: string | null;
+        };
+        DailyQuota: {
+            /** @description Dossiers distincts ouverts aujourd'hui (heure de Paris). */
+            utilises: number;
+            limite: number;
+            /**
+             * Format: date-time
+             * @description Prochain minuit, heure de Paris (ISO 8601).
+             */
+            remise_a_zero: string;
         };
         /**
          * @description Adresse MCP : `full` = `/api/mcp`, `connectors` = `/api/mcp/connectors`, `assistant` = `/api/mcp/assistant`.
@@ -483,6 +535,44 @@ export interface operations {
                         tier: "free" | "subscribed";
                         /** @description Portées accordées, séparées par des espaces (par exemple `mcp:read mcp:write`). */
                         scope: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "quotas.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description Les compteurs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        formule: "free" | "subscribed";
+                        appels_minute: components["schemas"]["SlidingQuota"];
+                        appels_jour: components["schemas"]["SlidingQuota"];
+                        dossiers_jour: components["schemas"]["DailyQuota"];
                     };
                 };
             };

@@ -1,26 +1,53 @@
-// npm run account:plan -- --organisation NAME [--plan free|subscribed] [--email-option yes|no] [--eligible-access yes|no]
+// npm run account:plan -- --organisation NAME [--plan free|subscribed] [--calls-per-minute N] [--calls-per-day N]
+//   [--files-per-day N] [--reset-limits] [--email-option yes|no] [--eligible-access yes|no]
+// Changes take effect on the next call.
 import { parseArgs } from 'node:util';
-import { setOrganisationPlan, type Plan } from '../src/data/accounts.js';
+import { setOrganisationPlan, type Plan, type PlanChanges } from '../src/data/accounts.js';
 import { fail, withDatabase } from './lib/cli.js';
 
-let values: Record<string, string | undefined>;
+let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { organisation: { type: 'string' }, plan: { type: 'string' }, 'email-option': { type: 'string' }, 'eligible-access': { type: 'string' } },
+    options: {
+      organisation: { type: 'string' },
+      plan: { type: 'string' },
+      'calls-per-minute': { type: 'string' },
+      'calls-per-day': { type: 'string' },
+      'files-per-day': { type: 'string' },
+      'reset-limits': { type: 'boolean' },
+      'email-option': { type: 'string' },
+      'eligible-access': { type: 'string' },
+    },
     strict: true,
   }));
 } catch (err) {
   fail((err as Error).message);
 }
-if (!values.organisation) fail('--organisation est obligatoire.');
-if (values.plan && values.plan !== 'free' && values.plan !== 'subscribed') fail('--plan doit valoir free ou subscribed.');
+const organisation = values.organisation;
+if (typeof organisation !== 'string' || !organisation) fail('--organisation est obligatoire.');
+if (values.plan !== undefined && values.plan !== 'free' && values.plan !== 'subscribed') fail('--plan doit valoir free ou subscribed.');
 const yesNo = (name: string): boolean | undefined => {
   const v = values[name];
   if (v === undefined) return undefined;
   if (v !== 'yes' && v !== 'no') fail(`--${name} doit valoir yes ou no.`);
   return v === 'yes';
 };
-const changes = { plan: values.plan as Plan | undefined, emailOption: yesNo('email-option'), eligibleAccess: yesNo('eligible-access') };
-const found = await withDatabase((db) => setOrganisationPlan(db, values.organisation as string, changes));
-if (!found) fail(`organisation inconnue : ${values.organisation}`);
-console.log(`Organisation « ${values.organisation} » mise à jour.`);
+const limit = (name: string): number | null | undefined => {
+  const v = values[name];
+  if (v === undefined) return values['reset-limits'] ? null : undefined;
+  if (values['reset-limits']) fail(`--${name} et --reset-limits s’excluent.`);
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000_000) fail(`--${name} doit être un entier positif ou nul.`);
+  return n;
+};
+const changes: PlanChanges = {
+  plan: values.plan as Plan | undefined,
+  emailOption: yesNo('email-option'),
+  eligibleAccess: yesNo('eligible-access'),
+  callsPerMinute: limit('calls-per-minute'),
+  callsPerDay: limit('calls-per-day'),
+  filesPerDay: limit('files-per-day'),
+};
+const found = await withDatabase((db) => setOrganisationPlan(db, organisation, changes));
+if (!found) fail(`organisation inconnue : ${organisation}`);
+console.log(`Organisation « ${organisation} » mise à jour ; effet au prochain appel.`);

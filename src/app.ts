@@ -10,6 +10,7 @@ import { CallPath } from './call.js';
 import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
 import type { Database } from './data/database.js';
+import { createQuotaStore } from './data/quotas.js';
 import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
 import { createDocumentRoutes } from './http/documents.js';
@@ -17,6 +18,7 @@ import { createHealthRoute } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import type { Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
+import { QuotaKeeper } from './quota/quota-keeper.js';
 import { createRegistry, type Registry } from './registry.js';
 import { createRestRouter } from './rest/router.js';
 import type { Services } from './services.js';
@@ -34,10 +36,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const { config, db, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
-  const services: Services = { db, contract, now };
+  const quota = new QuotaKeeper(createQuotaStore(db), now);
+  const services: Services = { db, contract, now, quota };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
-  const callPath = new CallPath({ contract, registry, logger, operationTimeoutMs: config.limits.operationTimeoutMs });
+  const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs });
   const auth = await createAuthServer(db, {
     publicUrl: config.publicUrl,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,

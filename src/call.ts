@@ -1,27 +1,36 @@
 // The one path every call takes, whatever the transport: its steps read top to bottom.
 // The transport has authenticated the caller; every rule after that is decided here.
-import { checkScope, checkWorkspaceRights } from './auth/access.js';
+import { checkPlan, checkScope, checkWorkspaceRights } from './auth/access.js';
 import type { Caller } from './caller.js';
 import type { Contract } from './contract/runtime.js';
 import type { OperationEntry } from './contract/types.js';
 import { NotFoundError, TimeoutError, UnavailableError, asServiceError } from './errors.js';
 import type { Logger } from './log.js';
+import type { QuotaKeeper } from './quota/quota-keeper.js';
 import type { Registry } from './registry.js';
 
 export interface CallPathDeps {
   contract: Contract;
   registry: Registry;
   logger: Logger;
+  quota: QuotaKeeper;
   operationTimeoutMs: number;
 }
 
 export class CallPath {
   constructor(private readonly deps: CallPathDeps) {}
 
-  async call(operation: string, args: unknown, caller: Caller): Promise<Record<string, unknown>> {
+  /**
+   * `readArgs` reads the arguments (the REST body, the MCP `arguments`) after admission,
+   * so a call refused for its body or the shape of its arguments is counted too.
+   */
+  async call(operation: string, caller: Caller, readArgs: () => unknown): Promise<Record<string, unknown>> {
     const op = this.find(operation);
+    await this.deps.quota.admitCall(caller);
+    const args = await readArgs();
     checkScope(op, caller);
     checkWorkspaceRights(op, caller);
+    checkPlan(op, caller);
     this.validate(op, args);
     const result = await this.run(op, args, caller);
     return this.shape(op, result);

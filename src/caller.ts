@@ -1,6 +1,7 @@
 // Who is calling: passed to every action, so workspace rules live below the transports.
 import type { ProfileName } from './contract/types.js';
 import type { Plan, Role } from './data/accounts.js';
+import type { Limits } from './data/quotas.js';
 
 export interface Caller {
   accountId: string;
@@ -10,6 +11,8 @@ export interface Caller {
   /** Organisation options: e-mail option, granted eligible access. */
   emailOption: boolean;
   eligibleAccess: boolean;
+  /** Quota limits of the plan, or the organisation's negotiated ones. */
+  limits: Limits;
   scopes: readonly string[];
   clientId: string;
   grantId: string | null;

@@ -121,7 +121,9 @@ export class UnsupportedMediaTypeError extends ServiceError {
 export class QuotaExceededError extends ServiceError {
   readonly code = 'quota_exceeded';
   readonly status = 429;
-  constructor(message: string, retryAfterSeconds: number | null, rendering: McpRendering = { kind: 'protocol', code: -32004, httpStatus: 429 }) {
+  // On MCP the call ceilings are JSON-RPC -32004 in an HTTP 200 answer (with Retry-After),
+  // so clients read the code; the consultation ceiling is a tool error.
+  constructor(message: string, retryAfterSeconds: number | null, rendering: McpRendering = { kind: 'protocol', code: -32004, httpStatus: 200 }) {
     super(message, retryAfterSeconds);
     this.mcp = rendering;
   }

@@ -1,9 +1,11 @@
 // What actions may use: the database, the contract, the clock. Built once at start.
 import type { Contract } from './contract/runtime.js';
 import type { Database } from './data/database.js';
+import type { QuotaKeeper } from './quota/quota-keeper.js';
 
 export interface Services {
   db: Database;
   contract: Contract;
   now: () => Date;
+  quota: QuotaKeeper;
 }

@@ -3,7 +3,7 @@
 import type { Caller } from '../caller.js';
 import type { OperationEntry, ToolEntry } from '../contract/types.js';
 import { WRITING_ROLES } from '../data/accounts.js';
-import { InsufficientScopeError, OrganizationRequiredError, RoleDeniedError } from '../errors.js';
+import { AccessDeniedError, InsufficientScopeError, OrganizationRequiredError, RoleDeniedError } from '../errors.js';
 
 type Access = Pick<Caller, 'scopes' | 'address'>;
 
@@ -40,4 +40,14 @@ export function checkWorkspaceRights(op: OperationEntry, caller: Caller): void {
     throw new OrganizationRequiredError('Cette action écrit dans un espace de travail : le compte doit appartenir à une organisation.');
   if (!caller.role || !WRITING_ROLES.includes(caller.role))
     throw new RoleDeniedError(`Le rôle « ${caller.role ?? 'aucun'} » ne permet pas d’écrire dans l’espace de l’organisation ; demander le rôle membre ou admin.`);
+}
+
+/** Paid-only operations (the contract's `x-paid-only`) need the subscribed plan. */
+export function checkPlan(op: OperationEntry, caller: Caller): void {
+  if (!op.paidOnly || caller.plan === 'subscribed') return;
+  throw new AccessDeniedError(
+    caller.organisationId
+      ? 'Cette action est réservée à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement) ; votre organisation est sur la formule gratuite.'
+      : 'Cette action est réservée à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement) ; le compte doit appartenir à une organisation abonnée.',
+  );
 }

@@ -38,6 +38,7 @@ export class BearerAuthenticator {
       plan: account.plan,
       emailOption: account.emailOption,
       eligibleAccess: account.eligibleAccess,
+      limits: account.limits,
       scopes: String(token.scope ?? '').split(' ').filter(Boolean),
       clientId: token.clientId as string,
       grantId,

@@ -1,6 +1,8 @@
 // Accounts, organisations and memberships.
 import { randomUUID } from 'node:crypto';
-import type { Database } from './database.js';
+import { kindOf, type Database } from './database.js';
+import { statement, withSqlite } from './sqlite-statements.js';
+import type { Limits } from './quotas.js';
 
 export type Plan = 'free' | 'subscribed';
 export type Role = 'admin' | 'membre' | 'lecteur';
@@ -17,29 +19,62 @@ export interface AccountRecord {
   plan: Plan;
   emailOption: boolean;
   eligibleAccess: boolean;
+  /** The plan's limits, or the organisation's negotiated ones. */
+  limits: Limits;
 }
 
 export async function findUserByEmail(db: Database, email: string): Promise<{ id: string; email: string; password_hash: string } | undefined> {
   return db('users').where({ email: email.trim().toLowerCase() }).first('id', 'email', 'password_hash');
 }
 
-/** The account as every call sees it; an account without organisation is on the free plan. */
+const ACCOUNT_SQL = `select u.id, u.email, m.role, o.id as organisation_id, o.name as organisation_name, o.plan, o.email_option, o.eligible_access,
+  coalesce(o.calls_per_minute, l.calls_per_minute) as calls_per_minute,
+  coalesce(o.calls_per_day, l.calls_per_day) as calls_per_day,
+  coalesce(o.files_per_day, l.files_per_day) as files_per_day
+from users u
+left join memberships m on m.user_id = u.id
+left join organisations o on o.id = m.organisation_id
+left join plan_limits l on l.plan = coalesce(o.plan, 'free')
+where u.id = ?`;
+
+/** The account as every call sees it (one query); an account without organisation is on the free plan. */
 export async function loadAccount(db: Database, userId: string): Promise<AccountRecord | undefined> {
-  const row = await db('users as u')
+  const row = kindOf(db) === 'sqlite' ? await withSqlite(db, (conn) => statement(conn, ACCOUNT_SQL).get(userId) as Record<string, unknown> | undefined) : await loadAccountRow(db, userId);
+  return row ? toAccount(row) : undefined;
+}
+
+async function loadAccountRow(db: Database, userId: string): Promise<Record<string, unknown> | undefined> {
+  return db('users as u')
     .leftJoin('memberships as m', 'm.user_id', 'u.id')
     .leftJoin('organisations as o', 'o.id', 'm.organisation_id')
+    .leftJoin('plan_limits as l', 'l.plan', db.raw("coalesce(o.plan, 'free')"))
     .where('u.id', userId)
-    .first('u.id', 'u.email', 'm.role', 'o.id as organisation_id', 'o.name as organisation_name', 'o.plan', 'o.email_option', 'o.eligible_access');
-  if (!row) return undefined;
+    .first(
+      'u.id',
+      'u.email',
+      'm.role',
+      'o.id as organisation_id',
+      'o.name as organisation_name',
+      'o.plan',
+      'o.email_option',
+      'o.eligible_access',
+      db.raw('coalesce(o.calls_per_minute, l.calls_per_minute) as calls_per_minute'),
+      db.raw('coalesce(o.calls_per_day, l.calls_per_day) as calls_per_day'),
+      db.raw('coalesce(o.files_per_day, l.files_per_day) as files_per_day'),
+    );
+}
+
+function toAccount(row: Record<string, unknown>): AccountRecord {
   return {
-    userId: row.id,
-    email: row.email,
-    organisationId: row.organisation_id ?? null,
-    organisationName: row.organisation_name ?? null,
+    userId: row.id as string,
+    email: row.email as string,
+    organisationId: (row.organisation_id as string | null) ?? null,
+    organisationName: (row.organisation_name as string | null) ?? null,
     role: (row.role as Role | null) ?? null,
     plan: (row.plan as Plan | null) ?? 'free',
     emailOption: Boolean(row.email_option),
     eligibleAccess: Boolean(row.eligible_access),
+    limits: { callsPerMinute: Number(row.calls_per_minute), callsPerDay: Number(row.calls_per_day), filesPerDay: Number(row.files_per_day) },
   };
 }
 
@@ -71,11 +106,24 @@ export async function createAccount(
   return (await loadAccount(db, userId)) as AccountRecord;
 }
 
-export async function setOrganisationPlan(db: Database, name: string, changes: { plan?: Plan; emailOption?: boolean; eligibleAccess?: boolean }): Promise<boolean> {
+export interface PlanChanges {
+  plan?: Plan;
+  emailOption?: boolean;
+  eligibleAccess?: boolean;
+  /** Negotiated limits; null goes back to the plan's. */
+  callsPerMinute?: number | null;
+  callsPerDay?: number | null;
+  filesPerDay?: number | null;
+}
+
+export async function setOrganisationPlan(db: Database, name: string, changes: PlanChanges): Promise<boolean> {
   const update: Record<string, unknown> = {};
   if (changes.plan) update.plan = changes.plan;
   if (changes.emailOption !== undefined) update.email_option = changes.emailOption;
   if (changes.eligibleAccess !== undefined) update.eligible_access = changes.eligibleAccess;
+  if (changes.callsPerMinute !== undefined) update.calls_per_minute = changes.callsPerMinute;
+  if (changes.callsPerDay !== undefined) update.calls_per_day = changes.callsPerDay;
+  if (changes.filesPerDay !== undefined) update.files_per_day = changes.filesPerDay;
   if (!Object.keys(update).length) return (await db('organisations').where({ name }).first('id')) !== undefined;
   return (await db('organisations').where({ name }).update(update)) > 0;
 }

@@ -6,7 +6,7 @@ import type { ProfileName } from '../contract/types.js';
 export type EnvelopeVerdict =
   | { kind: 'pass'; id: unknown; method: string }
   | { kind: 'refuse'; status: number; code: number; message: string; id: unknown }
-  | { kind: 'tool-arguments'; id: unknown };
+  | { kind: 'tool-arguments'; id: unknown; tool: string };
 
 /** Methods this server answers; anything else is -32601 (notifications pass to the SDK). */
 const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read']);
@@ -55,7 +55,7 @@ export function checkEnvelope(body: unknown, profile: ProfileName, contract: Con
     const name = params.name as string;
     if (!contract.callableTool(profile, name)) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${name} ».`, id };
     // An argument error is a tool error, never a protocol error.
-    if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id };
+    if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id, tool: name };
   }
   return { kind: 'pass', id, method };
 }

@@ -114,13 +114,16 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
     const operation = tool.operations[0] as string;
     ctx.state.operation = tool.name;
     try {
-      const structured = await callPath.call(operation, request.params.arguments ?? {}, caller);
+      const structured = await callPath.call(operation, caller, () => request.params.arguments ?? {});
       return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
     } catch (err) {
       const known = asServiceError(err);
       const challenge = bearerChallenge(known, deps.publicUrl);
-      if (known.mcp.kind === 'protocol' && known.mcp.httpStatus !== 200) {
-        ctx.state.httpOverride = { status: known.mcp.httpStatus, headers: challenge ? { 'WWW-Authenticate': challenge } : {} };
+      if (known.mcp.kind === 'protocol') {
+        const headers: Record<string, string> = {};
+        if (challenge) headers['WWW-Authenticate'] = challenge;
+        if (known.retryAfterSeconds !== null) headers['Retry-After'] = String(known.retryAfterSeconds);
+        ctx.state.httpOverride = { status: known.mcp.httpStatus, headers };
       }
       if (known.mcp.kind === 'protocol') throw new RpcError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
       return toolError(known, profile);
@@ -163,8 +166,26 @@ export function createMcpRouter(deps: McpDeps): Middleware {
     const verdict = checkEnvelope(body, profile, deps.contract);
     if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict.status, verdict.code, verdict.message, verdict.id);
     if (verdict.kind === 'tool-arguments') {
+      // The SDK would refuse these arguments itself: run the call path here, so the call
+      // is counted and refused like any argument error, as a tool error.
+      const tool = deps.contract.callableTool(profile, verdict.tool) as ToolEntry;
+      ctx.state.operation = tool.name;
+      let result: CallToolResult;
+      try {
+        await deps.callPath.call(tool.operations[0] as string, caller, () => {
+          throw new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.');
+        });
+        throw new Error('arguments non objet acceptés');
+      } catch (err) {
+        const known = asServiceError(err);
+        if (known.mcp.kind === 'protocol') {
+          if (known.retryAfterSeconds !== null) ctx.set('Retry-After', String(known.retryAfterSeconds));
+          return renderRpcError(ctx, known.mcp.httpStatus, known.mcp.code, known.message, verdict.id, { retry_after_seconds: known.retryAfterSeconds });
+        }
+        result = toolError(known, profile);
+      }
       ctx.status = 200;
-      ctx.body = { jsonrpc: '2.0', id: verdict.id, result: toolError(new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.'), profile) };
+      ctx.body = { jsonrpc: '2.0', id: verdict.id, result };
       return;
     }
     ctx.state.rpcMethod = verdict.method;

@@ -1,9 +1,9 @@
-// REST transport: `POST /api/mcp/v1/{operation}`. openapi-backend routes against the
-// contract (404 unknown operation, 405 wrong method); the body is read under the spec's
-// limits and handed to the call path. Argument validation (Ajv 2020) runs in the call path,
-// so REST and MCP refuse with the same French message.
+// REST transport: `POST /api/mcp/v1/{operation}`. Routes come from the contract through
+// openapi-backend (404 unknown operation, 405 wrong method); the body is read under the
+// spec's limits and handed to the call path. Argument validation (Ajv 2020) runs in the
+// call path, so REST and MCP refuse with the same French message.
 import type { Context, Middleware } from 'koa';
-import { OpenAPIBackend, type Context as RouteContext } from 'openapi-backend';
+import { OpenAPIBackend } from 'openapi-backend';
 import type { CallPath } from '../call.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
@@ -32,40 +32,43 @@ export async function createRestRouter(deps: {
   publicUrl: string;
 }): Promise<Middleware> {
   const { contract, callPath, limits } = deps;
-  // openapi-backend only routes: authentication is the bearer step, validation the call path's.
-  const { security: _security, ...routing } = deps.openapi as { security?: unknown };
-  const api = new OpenAPIBackend({ definition: routing as never, quick: true, validate: false });
-  const handlers: Record<string, (c: RouteContext, ctx: Context) => Promise<void>> = {};
-  for (const op of contract.operations.values()) {
-    handlers[op.name] = async (_c, ctx) => {
-      ctx.state.operation = op.name;
-      const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest');
-      ctx.state.caller = caller;
-      const args = op.method === 'get' ? {} : await readJsonBody(ctx.req, limits);
-      if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidBodyError('Le corps doit être un objet JSON (les arguments de l’opération).');
-      ctx.body = await callPath.call(op.name, args, caller);
-      ctx.status = 200;
-    };
-  }
-  api.register({
-    ...handlers,
-    notFound: async (_c: RouteContext, ctx: Context) => {
-      throw new NotFoundError(`Opération inconnue : « ${ctx.path.slice(REST_PREFIX.length) || '(vide)'} ». La liste des opérations est dans /openapi.json.`);
-    },
-    methodNotAllowed: async (_c: RouteContext, ctx: Context) => {
-      const name = ctx.path.slice(REST_PREFIX.length);
-      const allow = contract.operation(name)?.method === 'get' ? 'GET' : 'POST';
-      ctx.state.allow = allow;
-      throw new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : l'opération « ${name} » s'appelle en ${allow}.`);
-    },
-  });
+  // openapi-backend reads the contract and lists its operations once; each request is then
+  // one lookup in that table (authentication is the bearer step, validation the call path's).
+  const { security: _security, ...definition } = deps.openapi as { security?: unknown };
+  const api = new OpenAPIBackend({ definition: definition as never, quick: true, validate: false });
   await api.init();
+  const routes = new Map<string, { method: string; name: string }>();
+  for (const op of api.getOperations() as { path: string; method: string; operationId?: string }[]) {
+    routes.set(op.path, { method: op.method.toUpperCase(), name: op.operationId as string });
+  }
+
+  async function run(ctx: Context, name: string): Promise<void> {
+    const op = contract.operation(name);
+    if (!op) throw new NotFoundError(`Opération inconnue : « ${name} ».`);
+    ctx.state.operation = op.name;
+    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest');
+    ctx.state.caller = caller;
+    ctx.body = await callPath.call(op.name, caller, async () => {
+      if (op.method === 'get') return {};
+      const args = await readJsonBody(ctx.req, limits);
+      if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidBodyError('Le corps doit être un objet JSON (les arguments de l’opération).');
+      return args;
+    });
+    ctx.status = 200;
+  }
 
   return async (ctx, next) => {
     if (!ctx.path.startsWith(REST_PREFIX) && ctx.path !== REST_PREFIX.slice(0, -1)) return next();
     ctx.state.address = 'rest';
     try {
-      await api.handleRequest({ method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string> }, ctx);
+      const route = routes.get(ctx.path);
+      const name = ctx.path.slice(REST_PREFIX.length);
+      if (!route) throw new NotFoundError(`Opération inconnue : « ${name || '(vide)'} ». La liste des opérations est dans /openapi.json.`);
+      if (ctx.method !== route.method) {
+        ctx.state.allow = route.method;
+        throw new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : l'opération « ${name} » s'appelle en ${route.method}.`);
+      }
+      await run(ctx, route.name);
     } catch (err) {
       renderRestError(ctx, asServiceError(err), deps.publicUrl);
     }

@@ -48,6 +48,7 @@ describe('checkWorkspaceRights', () => {
     plan: 'free',
     emailOption: false,
     eligibleAccess: false,
+    limits: { callsPerMinute: 5, callsPerDay: 100, filesPerDay: 5 },
     scopes: ['mcp:write'],
     clientId: 'c',
     grantId: 'g',

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { openDatabase } from '../../src/data/database.js';
 import { hashPassword } from '../../src/auth/passwords.js';
-import { createAccount, type Plan, type Role } from '../../src/data/accounts.js';
+import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../src/data/accounts.js';
 import type { Logger } from '../../src/log.js';
 import { obtainToken } from '../../scripts/lib/native-flow.js';
 import type { Registry } from '../../src/registry.js';
@@ -25,7 +25,7 @@ export interface TestAccount {
 
 export interface TestService extends RunningService {
   close: () => Promise<void>;
-  /** Token of the default account (organisation « Organisation test », admin, subscribed; mcp:read mcp:write). */
+  /** Token of the default account (organisation « Organisation test », admin, subscribed, limits out of reach; mcp:read mcp:write). */
   token: string;
   account: TestAccount;
   /** Creates an account through the data layer (as the account:create CLI does). */
@@ -119,6 +119,9 @@ export async function startTestService(
   const tokenFor: TestService['tokenFor'] = async (account, scope = 'mcp:read mcp:write') =>
     (await obtainToken({ baseUrl: service.url, email: account.email, password: account.password, scope: scope || undefined, clientName: 'Tests' })).accessToken;
   const account = await createTestAccount();
+  // The shared test organisation has a negotiated contract with limits no test reaches;
+  // quota tests use organisations of their own.
+  await setOrganisationPlan(service.db, 'Organisation test', { callsPerMinute: 1_000_000, callsPerDay: 10_000_000, filesPerDay: 100_000 });
   const token = await tokenFor(account);
   return {
     ...service,

@@ -1,0 +1,32 @@
+// Starting and stopping the processes a benchmark measures.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  stdout: string;
+}
+
+/** Starts a node script that prints « Service à l'écoute : URL » and waits for that line. */
+export function startProcess(script: string, env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import=tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /Service à l'écoute : (\S+)/.exec(out);
+      if (m?.[1]) resolve({ url: m[1], child, stdout: out });
+    });
+    child.stderr.on('data', (c) => (err += c));
+    child.once('exit', (code) => reject(new Error(`${script} s'est arrêté (${code}) : ${err.slice(-500)}`)));
+  });
+}
+
+export async function stopProcess(p: Started): Promise<void> {
+  if (p.child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    p.child.once('exit', () => resolve());
+    p.child.kill('SIGTERM');
+  });
+}

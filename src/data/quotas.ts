@@ -1,0 +1,218 @@
+// The quota counters, exact under concurrency: a sliding log of calls per account and the
+// distinct files opened per Paris day. Every check-and-count runs serialised per account:
+// on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
+// PostgreSQL in a transaction holding an advisory lock on the account.
+import type { Knex } from 'knex';
+import { kindOf, type Database } from './database.js';
+import { statement, withSqlite } from './sqlite-statements.js';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+export interface Limits {
+  callsPerMinute: number;
+  callsPerDay: number;
+  filesPerDay: number;
+}
+
+export type CallVerdict =
+  | { admitted: true }
+  | { admitted: false; ceiling: 'minute' | 'day'; limit: number; retryAfterMs: number };
+
+export type FileVerdict = { admitted: true; counted: boolean } | { admitted: false; limit: number };
+
+export interface WindowState {
+  used: number;
+  /** When the oldest counted unit leaves the window (null: nothing counted). */
+  nextFreeAtMs: number | null;
+}
+
+export interface QuotaState {
+  minute: WindowState;
+  day: WindowState;
+  filesToday: number;
+}
+
+export interface QuotaStore {
+  /** Counts the call if both windows have room; a refused call is not counted. */
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict>;
+  /** The first opening of a file in the (Paris) day takes a unit; a re-read that day is free. */
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict>;
+  state(accountId: string, day: string, nowMs: number): Promise<QuotaState>;
+}
+
+/**
+ * The sliding log, the same on both databases. `quota_accounts` keeps per account the
+ * number of logged calls in each window; each check first subtracts the calls that left
+ * the windows since the last check (usually one or none), so it costs the same whatever
+ * the traffic. Calls older than 24 h are deleted as they leave.
+ */
+const SQL = {
+  counters: 'select day_count, minute_count, minute_floor_ms from quota_accounts where account_id = ?',
+  leftMinute: 'select count(*) as n from call_log where account_id = ? and at_ms > ? and at_ms <= ?',
+  pruneDay: 'delete from call_log where account_id = ? and at_ms <= ?',
+  oldestSince: 'select min(at_ms) as oldest from call_log where account_id = ? and at_ms > ?',
+  log: 'insert into call_log (account_id, at_ms) values (?, ?)',
+  save: `insert into quota_accounts (account_id, day_count, minute_count, minute_floor_ms) values (?, ?, ?, ?)
+         on conflict (account_id) do update set day_count = excluded.day_count, minute_count = excluded.minute_count, minute_floor_ms = excluded.minute_floor_ms`,
+};
+
+/** One SQL statement at a time, synchronously (SQLite) or not (PostgreSQL). */
+type Run<R> = (sql: string, params: unknown[]) => R;
+
+/** The check-and-count, written once over either database's way of running SQL. */
+function* admitSteps(
+  accountId: string,
+  limits: Limits,
+  nowMs: number,
+): Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, CallVerdict, unknown> {
+  const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
+  let day = Number(row?.day_count ?? 0);
+  let minute = Number(row?.minute_count ?? 0);
+  let floor = Number(row?.minute_floor_ms ?? 0);
+  const minuteStart = nowMs - MINUTE_MS;
+  if (minuteStart > floor) {
+    const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart] }) as { n: unknown };
+    minute = Math.max(0, minute - Number(left.n));
+    floor = minuteStart;
+  }
+  const pruned = (yield { kind: 'run', sql: SQL.pruneDay, params: [accountId, nowMs - DAY_MS] }) as number;
+  day = Math.max(0, day - pruned);
+  let verdict: CallVerdict | null = null;
+  if (minute >= limits.callsPerMinute || day >= limits.callsPerDay) {
+    const minuteOldest = minute >= limits.callsPerMinute ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, floor] }) as { oldest: unknown }).oldest : null;
+    const dayOldest = day >= limits.callsPerDay ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, nowMs - DAY_MS] }) as { oldest: unknown }).oldest : null;
+    verdict = judge(limits, { count: minute, oldest: Number(minuteOldest ?? nowMs) }, { count: day, oldest: Number(dayOldest ?? nowMs) });
+  }
+  if (!verdict) {
+    yield { kind: 'run', sql: SQL.log, params: [accountId, nowMs] };
+    day += 1;
+    minute += 1;
+  }
+  yield { kind: 'run', sql: SQL.save, params: [accountId, day, minute, floor] };
+  return verdict ?? { admitted: true };
+}
+
+/** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
+function runSync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<unknown>, run: Run<number>): T {
+  let next = steps.next();
+  while (!next.done) next = steps.next(next.value.kind === 'get' ? get(next.value.sql, next.value.params) : run(next.value.sql, next.value.params));
+  return next.value;
+}
+
+/** Drives the steps with an asynchronous runner (PostgreSQL in a locked transaction). */
+async function runAsync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) next = steps.next(next.value.kind === 'get' ? await get(next.value.sql, next.value.params) : await run(next.value.sql, next.value.params));
+  return next.value;
+}
+
+/**
+ * The verdict from the counts, the same for both databases. When both ceilings are
+ * reached, the refusal names the one that frees up later (no call passes before it).
+ */
+function judge(
+  limits: Limits,
+  minute: { count: number; oldest: number | null },
+  day: { count: number; oldest: number | null },
+): CallVerdict | null {
+  const refusals: Extract<CallVerdict, { admitted: false }>[] = [];
+  if (minute.count >= limits.callsPerMinute)
+    refusals.push({ admitted: false, ceiling: 'minute', limit: limits.callsPerMinute, retryAfterMs: (minute.oldest ?? 0) + MINUTE_MS });
+  if (day.count >= limits.callsPerDay) refusals.push({ admitted: false, ceiling: 'day', limit: limits.callsPerDay, retryAfterMs: (day.oldest ?? 0) + DAY_MS });
+  return refusals.sort((a, b) => b.retryAfterMs - a.retryAfterMs)[0] ?? null;
+}
+
+class SqliteQuotaStore implements QuotaStore {
+  constructor(private readonly db: Database) {}
+
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
+    return withSqlite(this.db, (conn) =>
+      conn
+        .transaction(() =>
+          runSync(
+            admitSteps(accountId, limits, nowMs),
+            (sql, params) => statement(conn, sql).get(...params),
+            (sql, params) => statement(conn, sql).run(...params).changes,
+          ),
+        )
+        .immediate(),
+    );
+  }
+
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
+    return withSqlite(this.db, (conn) =>
+      conn
+        .transaction((): FileVerdict => {
+          const seen = statement(conn, 'select 1 from file_opens where account_id = ? and day = ? and file_key = ?').get(accountId, day, fileKey);
+          if (seen) return { admitted: true, counted: false };
+          const { n } = statement(conn, 'select count(*) as n from file_opens where account_id = ? and day = ?').get(accountId, day) as { n: number };
+          if (n >= limits.filesPerDay) return { admitted: false, limit: limits.filesPerDay };
+          statement(conn, 'insert into file_opens (account_id, day, file_key, opened_at_ms) values (?, ?, ?, ?)').run(accountId, day, fileKey, nowMs);
+          statement(conn, 'delete from file_opens where account_id = ? and day < ?').run(accountId, day);
+          return { admitted: true, counted: true };
+        })
+        .immediate(),
+    );
+  }
+
+  state(accountId: string, day: string, nowMs: number): Promise<QuotaState> {
+    return withSqlite(this.db, (conn) => {
+      const window = (ms: number): WindowState => {
+        const row = statement(conn, 'select count(*) as n, min(at_ms) as oldest from call_log where account_id = ? and at_ms > ?').get(accountId, nowMs - ms) as {
+          n: number;
+          oldest: number | null;
+        };
+        return { used: row.n, nextFreeAtMs: row.oldest === null ? null : row.oldest + ms };
+      };
+      const files = statement(conn, 'select count(*) as n from file_opens where account_id = ? and day = ?').get(accountId, day) as { n: number };
+      return { minute: window(MINUTE_MS), day: window(DAY_MS), filesToday: files.n };
+    });
+  }
+}
+
+class PostgresQuotaStore implements QuotaStore {
+  constructor(private readonly db: Database) {}
+
+  private locked<T>(accountId: string, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`quota:${accountId}`]);
+      return run(trx);
+    });
+  }
+
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
+    return this.locked(accountId, (trx) =>
+      runAsync(
+        admitSteps(accountId, limits, nowMs),
+        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rows[0],
+        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rowCount as number,
+      ),
+    );
+  }
+
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
+    return this.locked(accountId, async (trx): Promise<FileVerdict> => {
+      const seen = await trx('file_opens').where({ account_id: accountId, day, file_key: fileKey }).first('file_key');
+      if (seen) return { admitted: true, counted: false };
+      const n = Number((await trx('file_opens').where({ account_id: accountId, day }).first(trx.raw('count(*) as n'))).n);
+      if (n >= limits.filesPerDay) return { admitted: false, limit: limits.filesPerDay };
+      await trx('file_opens').insert({ account_id: accountId, day, file_key: fileKey, opened_at_ms: nowMs });
+      await trx('file_opens').where('account_id', accountId).andWhere('day', '<', day).delete();
+      return { admitted: true, counted: true };
+    });
+  }
+
+  async state(accountId: string, day: string, nowMs: number): Promise<QuotaState> {
+    const window = async (ms: number) => {
+      const row = await this.db('call_log').where('account_id', accountId).andWhere('at_ms', '>', nowMs - ms).first(this.db.raw('count(*) as n'), this.db.raw('min(at_ms) as oldest'));
+      return { used: Number(row.n), nextFreeAtMs: row.oldest === null ? null : Number(row.oldest) + ms };
+    };
+    const files = await this.db('file_opens').where({ account_id: accountId, day }).first(this.db.raw('count(*) as n'));
+    return { minute: await window(MINUTE_MS), day: await window(DAY_MS), filesToday: Number(files.n) };
+  }
+}
+
+export function createQuotaStore(db: Database): QuotaStore {
+  return kindOf(db) === 'sqlite' ? new SqliteQuotaStore(db) : new PostgresQuotaStore(db);
+}
