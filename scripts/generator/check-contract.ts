@@ -89,13 +89,35 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
       reached.add(name);
       return op;
     });
+    if (tool.dispatch) {
+      const mapped = Object.values(tool.dispatch.operations ?? {});
+      if ([...mapped].sort().join() !== [...(tool.operations ?? [])].sort().join())
+        problems.push(`${where} : dispatch doit couvrir exactement les opérations de l'outil`);
+      for (const op of ops) {
+        if (op && Object.hasOwn((op.inputSchema.properties ?? {}) as object, tool.dispatch.argument))
+          problems.push(`${where} : l'argument de choix « ${tool.dispatch.argument} » est déjà un argument de ${op.name}`);
+      }
+    } else if ((tool.operations ?? []).length > 1) {
+      problems.push(`${where} : plusieurs opérations exigent un dispatch (argument de choix)`);
+    }
     const needsWrite = ops.some((o) => o?.scope === 'mcp:write');
     if (tool.scope !== (needsWrite ? 'mcp:write' : 'mcp:read')) problems.push(`${where} : portée ${String(tool.scope)}, ${needsWrite ? 'mcp:write' : 'mcp:read'} attendue`);
-    const first = ops[0];
     for (const recipe of tool.recipes ?? []) {
-      if (recipe.example === undefined || !first) continue;
-      const validate = ajv.compile(first.inputSchema);
-      if (!validate(recipe.example)) problems.push(`${where} : l'exemple de la recette « ${recipe.title} » ne respecte pas le schéma d'entrée`);
+      if (recipe.example === undefined) continue;
+      // The example of a dispatching tool is checked against the operation it chooses.
+      let op = ops[0];
+      let args: unknown = recipe.example;
+      if (tool.dispatch) {
+        const { [tool.dispatch.argument]: choice, ...rest } = recipe.example as Record<string, unknown>;
+        op = operations.get(tool.dispatch.operations[String(choice)] ?? '');
+        args = rest;
+      }
+      if (!op) {
+        if (tool.dispatch) problems.push(`${where} : l'exemple de la recette « ${recipe.title} » ne choisit aucune opération`);
+        continue;
+      }
+      const validate = ajv.compile(op.inputSchema);
+      if (!validate(args)) problems.push(`${where} : l'exemple de la recette « ${recipe.title} » ne respecte pas le schéma d'entrée`);
     }
   }
   for (const name of operations.keys()) {

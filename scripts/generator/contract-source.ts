@@ -35,6 +35,8 @@ export interface ToolSource {
   scope?: Scope;
   status: ToolStatus;
   alias_of?: string;
+  /** A tool running several operations: `argument` names the one that chooses. */
+  dispatch?: { argument: string; operations: Record<string, string> };
   card?: boolean;
   recipes?: ToolRecipe[];
 }

@@ -1,7 +1,40 @@
 // Transform: one catalogue entry into the MCP tool entry (schemas taken from the
-// operation it runs; a historic name takes those of the tool it stands for).
-import type { OperationEntry, ToolEntry } from '../../src/contract/types.js';
+// operation it runs; a historic name takes those of the tool it stands for; a tool that
+// dispatches on an argument gets that argument plus every operation's arguments, and an
+// output that is one of its operations' outputs).
+import type { JsonSchema, OperationEntry, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
 import type { ToolSource } from './contract-source.js';
+
+export function dispatchInputSchema(dispatch: ToolDispatch, operations: Map<string, OperationEntry>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    [dispatch.argument]: {
+      type: 'string',
+      enum: Object.keys(dispatch.operations),
+      description: `Action : ${Object.entries(dispatch.operations)
+        .map(([value, op]) => `${value} (${operations.get(op)?.summary ?? op})`)
+        .join(' ; ')}.`,
+    },
+  };
+  for (const [value, opName] of Object.entries(dispatch.operations)) {
+    const props = (operations.get(opName)?.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+    for (const [name, schema] of Object.entries(props)) {
+      const existing = properties[name];
+      const used = existing ? `${String(existing['x-actions'])}, ${value}` : value;
+      properties[name] = { ...(existing ?? schema), 'x-actions': used };
+    }
+  }
+  for (const schema of Object.values(properties)) {
+    if (schema['x-actions'] === undefined) continue;
+    const actions = String(schema['x-actions']);
+    delete schema['x-actions'];
+    schema.description = `${schema.description ? `${String(schema.description)} ` : ''}(action ${actions})`.trim();
+  }
+  return { type: 'object', additionalProperties: false, required: [dispatch.argument], properties };
+}
+
+export function dispatchOutputSchema(dispatch: ToolDispatch, operations: Map<string, OperationEntry>): JsonSchema {
+  return { type: 'object', oneOf: Object.values(dispatch.operations).map((name) => operations.get(name)?.outputSchema ?? {}) };
+}
 
 export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map<string, OperationEntry>): ToolEntry {
   const target = tool.status === 'alias' ? tools.find((t) => t.name === tool.alias_of) : tool;
@@ -9,6 +42,7 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
   const ops = opNames.map((n) => operations.get(n)).filter((o): o is OperationEntry => o !== undefined);
   const first = ops[0];
   const callable = tool.status !== 'preparation' && first !== undefined;
+  const dispatch = target?.dispatch ?? null;
   return {
     name: tool.name,
     title: tool.title,
@@ -16,14 +50,15 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
     status: tool.status,
     aliasOf: tool.status === 'alias' ? (tool.alias_of ?? null) : null,
     operations: opNames,
+    dispatch,
     // A historic name is the current tool under another name: same addresses, same scope.
     profiles: (tool.status === 'alias' ? target?.profiles : tool.profiles) ?? [],
     scope: (tool.status === 'alias' ? target?.scope : tool.scope) ?? first?.scope ?? 'mcp:read',
     effect: ops.some((o) => o.effect === 'write') ? 'write' : 'read',
     paidOnly: ops.some((o) => o.paidOnly),
     card: (tool.status === 'alias' ? target?.card : tool.card) ?? false,
-    inputSchema: callable ? first.inputSchema : null,
-    outputSchema: callable ? first.outputSchema : null,
+    inputSchema: !callable ? null : dispatch ? dispatchInputSchema(dispatch, operations) : first.inputSchema,
+    outputSchema: !callable ? null : dispatch ? dispatchOutputSchema(dispatch, operations) : first.outputSchema,
     recipes: (tool.status === 'alias' ? target?.recipes : tool.recipes) ?? [],
   };
 }

@@ -34,7 +34,14 @@ export interface ToolRecipe {
   example?: Record<string, unknown>;
 }
 
-/** One entry of the MCP catalogue, with the schemas of the operation it runs. */
+/** A tool running several operations, chosen by the value of one argument. */
+export interface ToolDispatch {
+  argument: string;
+  /** Argument value → operation name. */
+  operations: Record<string, string>;
+}
+
+/** One entry of the MCP catalogue, with the schemas of the operation(s) it runs. */
 export interface ToolEntry {
   name: string;
   title: string;
@@ -43,6 +50,8 @@ export interface ToolEntry {
   /** For a historic name: the current tool it stands for. */
   aliasOf: string | null;
   operations: string[];
+  /** Null when the tool runs one operation. */
+  dispatch: ToolDispatch | null;
   profiles: ProfileName[];
   scope: Scope;
   effect: Effect;

@@ -264,7 +264,7 @@ const cases: Case[] = [
   {
     name: 'a tool may only run operations of the document',
     given: contract((c) => toolNamed(c, 'note_creer').operations!.push('notes.inconnue')),
-    want: ['outil note_creer : opération inconnue notes.inconnue'],
+    want: ['outil note_creer : opération inconnue notes.inconnue', 'outil note_creer : plusieurs opérations exigent un dispatch (argument de choix)'],
   },
   {
     name: 'an operation must be reached by some tool',
@@ -308,6 +308,19 @@ const cases: Case[] = [
       c.catalogue.tools.push({ name: 'ancien_moi', title: 'Ancien', description: 'Ancien.', status: 'alias', alias_of: 'moi', scope: 'mcp:read' }),
     ),
     want: ["outil ancien_moi : un nom historique reprend la portée, les adresses et les recettes de l'outil qu'il remplace"],
+  },
+  {
+    name: 'a tool running several operations needs a dispatch covering exactly them, on an argument of its own',
+    given: contract((c) => {
+      const t = toolNamed(c, 'note_creer');
+      t.operations = ['notes.creer', 'me'];
+      t.dispatch = { argument: 'action', operations: { creer: 'notes.creer' } };
+    }),
+    want: [
+      "outil note_creer : l'opération me annonce x-mcp-tool moi",
+      "outil note_creer : dispatch doit couvrir exactement les opérations de l'outil",
+      "outil note_creer : l'exemple de la recette « Créer une note » ne choisit aucune opération",
+    ],
   },
   {
     name: 'a reading tool must have scope mcp:read',

@@ -27,6 +27,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     description: `Décrit ${name}.`,
     status: 'active',
     aliasOf: null,
+    dispatch: null,
     operations: [],
     profiles: [],
     scope: 'mcp:read',

@@ -10,6 +10,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     description: `Décrit ${name}. Et plus encore.`,
     status: 'active',
     aliasOf: null,
+    dispatch: null,
     operations: [],
     profiles: ['full'],
     scope: 'mcp:read',

@@ -18,6 +18,7 @@ function tool(name: string, status: ToolStatus): ToolEntry {
     description: name,
     status,
     aliasOf: status === 'alias' ? 'actif_a' : null,
+    dispatch: null,
     operations: [],
     profiles: [],
     scope: 'mcp:read',
