@@ -1,6 +1,7 @@
 // The one registry: every operation of the contract, by name. REST and MCP both end here.
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './actions/account.js';
+import { alertActions } from './actions/alerts.js';
 import { helpActions } from './actions/help.js';
 import { referenceActions } from './actions/reference.js';
 import type { Caller } from './caller.js';
@@ -12,6 +13,7 @@ export type Registry = HandlerMap<Caller>;
 export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
+    ...alertActions(services),
     ...referenceActions(services),
     ...helpActions(services),
   };

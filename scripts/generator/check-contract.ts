@@ -1,6 +1,7 @@
 // Transform: the two contract files into the list of their inconsistencies (empty when
 // they agree). The generator refuses to emit anything while this list is not empty.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import type { OperationEntry } from '../../src/contract/types.js';
 import { PROFILE_NAMES } from '../../src/contract/types.js';
 import { listOperations, type OpenApiDocument, type ToolsDocument } from './contract-source.js';
@@ -63,6 +64,7 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
   const toolNames = new Set<string>();
   const reached = new Set<string>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(ajv);
   for (const tool of catalogue.tools) {
     const where = `outil ${tool.name}`;
     if (!TOOL_NAME.test(tool.name ?? '')) problems.push(`${where} : nom mal formé (snake_case attendu)`);

@@ -25,9 +25,12 @@ export function checkScope(op: OperationEntry, caller: Access): void {
   if (missing) throw new InsufficientScopeError(missing);
 }
 
-/** A tool is announced when the caller's scopes open every operation it runs. */
+/**
+ * A tool is announced when the caller's scopes open at least one operation it runs (a
+ * read-only access still lists its alerts; creating one is refused naming mcp:write).
+ */
 export function toolVisible(tool: ToolEntry, operations: ReadonlyMap<string, OperationEntry>, caller: Access): boolean {
-  return tool.operations.every((name) => {
+  return tool.operations.some((name) => {
     const op = operations.get(name);
     return op !== undefined && missingScope(op, caller) === null;
   });

@@ -77,6 +77,23 @@ export class Contract {
     return tool;
   }
 
+  /**
+   * The operation a tool call runs and its arguments: the tool's one operation, or for a
+   * tool that dispatches, the one its choosing argument names (that argument removed).
+   * Throws the French refusal when the choice is missing or unknown.
+   */
+  resolveToolCall(tool: ToolEntry, args: Record<string, unknown>): { operation: string; args: Record<string, unknown> } {
+    const target = tool.status === 'alias' ? (this.tools.find((t) => t.name === tool.aliasOf) ?? tool) : tool;
+    if (!target.dispatch) return { operation: target.operations[0] as string, args };
+    const { argument, operations } = target.dispatch;
+    const { [argument]: choice, ...rest } = args;
+    const values = Object.keys(operations).join(', ');
+    if (choice === undefined) throw new InvalidArgumentsError(`Argument manquant : « ${argument} » est obligatoire (${values}).`);
+    const operation = typeof choice === 'string' ? operations[choice] : undefined;
+    if (!operation) throw new InvalidArgumentsError(`L'argument « ${argument} » doit valoir l'une de ces valeurs : ${values}.`);
+    return { operation, args: rest };
+  }
+
   profile(name: ProfileName): ProfileEntry {
     const found = this.profiles.find((p) => p.name === name);
     if (!found) throw new Error(`unknown profile ${name}`);

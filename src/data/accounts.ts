@@ -124,8 +124,14 @@ export async function setOrganisationPlan(db: Database, name: string, changes: P
   if (changes.callsPerMinute !== undefined) update.calls_per_minute = changes.callsPerMinute;
   if (changes.callsPerDay !== undefined) update.calls_per_day = changes.callsPerDay;
   if (changes.filesPerDay !== undefined) update.files_per_day = changes.filesPerDay;
-  if (!Object.keys(update).length) return (await db('organisations').where({ name }).first('id')) !== undefined;
-  return (await db('organisations').where({ name }).update(update)) > 0;
+  return db.transaction(async (trx) => {
+    const org = await trx('organisations').where({ name }).first('id');
+    if (!org) return false;
+    if (Object.keys(update).length) await trx('organisations').where({ id: org.id }).update(update);
+    // Alerts are kept on the free plan, inactive; they are active again on subscription.
+    if (changes.plan) await trx('alerts').where({ organisation_id: org.id }).update({ is_active: changes.plan === 'subscribed' });
+    return true;
+  });
 }
 
 export async function countUsers(db: Database): Promise<number> {

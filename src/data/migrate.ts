@@ -5,11 +5,13 @@ import type { Database } from './database.js';
 import * as referenceLists from './migrations/0001-reference-lists.js';
 import * as identity from './migrations/0002-identity.js';
 import * as quotas from './migrations/0003-quotas.js';
+import * as alerts from './migrations/0004-alerts.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
   '0002-identity': identity,
   '0003-quotas': quotas,
+  '0004-alerts': alerts,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -111,10 +111,19 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = contract.callableTool(profile, request.params.name);
     if (!tool) throw new RpcError(-32601, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
-    const operation = tool.operations[0] as string;
     ctx.state.operation = tool.name;
     try {
-      const structured = await callPath.call(operation, caller, () => request.params.arguments ?? {});
+      // An unresolvable choice still counts as a call of the tool: refused as its first operation's.
+      let resolved: { operation: string; args: Record<string, unknown> } | { operation: string; error: unknown };
+      try {
+        resolved = contract.resolveToolCall(tool, request.params.arguments ?? {});
+      } catch (error) {
+        resolved = { operation: tool.operations[0] as string, error };
+      }
+      const structured = await callPath.call(resolved.operation, caller, () => {
+        if ('error' in resolved) throw resolved.error;
+        return resolved.args;
+      });
       return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
     } catch (err) {
       const known = asServiceError(err);

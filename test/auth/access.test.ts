@@ -32,10 +32,11 @@ describe('toolVisible', () => {
     ['a.ecrire', { ...write, name: 'a.ecrire' } as OperationEntry],
   ]);
   const tool = (operations: string[]) => ({ operations }) as ToolEntry;
-  it('announces a tool only when every operation it runs is opened', () => {
+  it('announces a tool when the scopes open at least one operation it runs', () => {
     expect(toolVisible(tool(['a.lire']), ops, { scopes: ['mcp:read'], address: 'full' })).to.equal(true);
-    expect(toolVisible(tool(['a.lire', 'a.ecrire']), ops, { scopes: ['mcp:read'], address: 'full' })).to.equal(false);
-    expect(toolVisible(tool(['a.lire', 'a.ecrire']), ops, { scopes: ['mcp:read', 'mcp:write'], address: 'full' })).to.equal(true);
+    expect(toolVisible(tool(['a.ecrire']), ops, { scopes: ['mcp:read'], address: 'full' })).to.equal(false);
+    expect(toolVisible(tool(['a.lire', 'a.ecrire']), ops, { scopes: ['mcp:read'], address: 'full' })).to.equal(true);
+    expect(toolVisible(tool(['a.lire', 'a.ecrire']), ops, { scopes: ['mcp:write'], address: 'full' })).to.equal(true);
     expect(toolVisible(tool(['inconnue']), ops, { scopes: ['mcp:read'], address: 'full' })).to.equal(false);
   });
 });
