@@ -98,7 +98,7 @@ export async function insertAlert(db: Database, alert: AlertRecord): Promise<Ins
   } catch (err) {
     if (!(err instanceof NameTaken)) throw err;
     const existing = await findAlertByName(db, alert.organisationId, alert.name);
-    if (!existing) throw new Error('alerte disparue pendant sa création');
+    if (!existing) throw new Error('alerte disparue pendant sa création', { cause: err });
     return { kind: 'name_taken', existing };
   }
 }
