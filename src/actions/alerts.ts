@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../caller.js';
 import { deleteAlert, insertAlert, listAlerts, MAX_ALERTS_PER_ORGANISATION, type AlertRecord } from '../data/alerts.js';
-import { foldText } from '../data/text-fold.js';
+import { parseQuery } from '../data/search/query-syntax.js';
 import { ConflictError, InvalidArgumentsError } from '../errors.js';
 import { parisIso } from '../quota/paris-time.js';
 import type { Services } from '../services.js';
@@ -20,17 +20,18 @@ const NEEDS_DEPARTEMENTS: Record<string, 'followed' | 'merged'> = { attribution:
 
 const quote = (s: string) => `« ${s} »`;
 
-/** The query as typed (spaces collapsed), and its canonical form for comparing criteria. */
+/**
+ * The query as typed (spaces collapsed), and its canonical form for comparing criteria:
+ * the search syntax's own (an exact phrase differs from the same loose words).
+ */
 function normaliseQuery(query: string): { text: string; canonical: string } {
   const text = query.replace(/\s+/g, ' ').trim();
   if (text.replace(/[\s,]/g, '').length < 2) throw new InvalidArgumentsError(`L'argument « query » doit contenir au moins 2 caractères hors espaces et virgules.`);
-  const alternatives = text
-    .split(',')
-    .map((a) => foldText(a))
-    .filter(Boolean);
-  if (!alternatives.length) throw new InvalidArgumentsError(`L'argument « query » ne contient aucun mot à chercher.`);
-  return { text, canonical: [...new Set(alternatives)].sort().join(',') };
+  return { text, canonical: parseQuery(text).canonical };
 }
+
+/** An alert id as stored: lower case, without a `urn:uuid:` prefix. */
+const alertId = (id: string) => id.trim().toLowerCase().replace(/^urn:uuid:/, '');
 
 export interface PlannedAlert {
   record: Omit<AlertRecord, 'id' | 'organisationId' | 'createdBy' | 'createdAt' | 'isActive' | 'lastEvaluatedAt'>;
@@ -142,8 +143,9 @@ export function alertActions({ db, now }: Services): AlertActions {
       return { action: 'add', created: true, unchanged: false, alerte: alertOut(record), warnings: plan.warnings };
     },
     'alertes.delete': async (args, caller) => {
-      const removed = await deleteAlert(db, caller.organisationId as string, args.id);
-      return { action: 'remove', removed, id: args.id };
+      const id = alertId(args.id);
+      const removed = await deleteAlert(db, caller.organisationId as string, id);
+      return { action: 'remove', removed, id };
     },
     'alertes.list': async (_args, caller) => {
       const items = caller.organisationId ? (await listAlerts(db, caller.organisationId, MAX_ALERTS_PER_ORGANISATION)).map(alertOut) : [];

@@ -99,6 +99,7 @@ export async function createAccount(
         await trx('organisations').insert({ id: org.id, name, plan: input.plan ?? 'free', created_at: now.toISOString() });
       } else if (input.plan) {
         await trx('organisations').where({ id: org.id }).update({ plan: input.plan });
+        await trx('alerts').where({ organisation_id: org.id }).update({ is_active: input.plan === 'subscribed' });
       }
       await trx('memberships').insert({ user_id: userId, organisation_id: org.id, role: input.role ?? 'admin', created_at: now.toISOString() });
     }
