@@ -6,12 +6,14 @@ import * as referenceLists from './migrations/0001-reference-lists.js';
 import * as identity from './migrations/0002-identity.js';
 import * as quotas from './migrations/0003-quotas.js';
 import * as alerts from './migrations/0004-alerts.js';
+import * as publicData from './migrations/0005-public-data.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
   '0002-identity': identity,
   '0003-quotas': quotas,
   '0004-alerts': alerts,
+  '0005-public-data': publicData,
 };
 
 const source: Knex.MigrationSource<string> = {
