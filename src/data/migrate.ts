@@ -7,6 +7,7 @@ import * as identity from './migrations/0002-identity.js';
 import * as quotas from './migrations/0003-quotas.js';
 import * as alerts from './migrations/0004-alerts.js';
 import * as publicData from './migrations/0005-public-data.js';
+import * as publicSearch from './migrations/0006-public-search.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0003-quotas': quotas,
   '0004-alerts': alerts,
   '0005-public-data': publicData,
+  '0006-public-search': publicSearch,
 };
 
 const source: Knex.MigrationSource<string> = {

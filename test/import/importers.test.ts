@@ -9,6 +9,9 @@ import { openDatabase, type Database } from '../../src/data/database.js';
 import { migrateLatest } from '../../src/data/migrate.js';
 import { ImportInputError } from '../../src/import/input.js';
 import { importFile } from '../../src/import/run.js';
+import { AWARDS_SEARCH, COMPANIES_SEARCH, NOTICES_SEARCH } from '../../src/data/public-search.js';
+import { searchKeys } from '../../src/data/search/full-text.js';
+import { parseQuery } from '../../src/data/search/query-syntax.js';
 import { IMPORTERS } from '../../src/import/sources/index.js';
 import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
 
@@ -234,6 +237,16 @@ describe('importers', function () {
     expect(r2024).to.include({ read: 1, inserted: 1 });
     expect((await db('awards').where({ award_key: '22290001700012:2026-0108' }).first()).departement).to.equal('29');
     expect(Number((await db('award_winners').where({ siren: '383474814' }).count<{ n: number | string }[]>('* as n'))[0]?.n)).to.equal(1);
+  });
+
+  it('makes what it imports searchable at once (companies with their towns, notices, awards with their winners)', async () => {
+    const find = async (index: Parameters<typeof searchKeys>[1], q: string) => (await searchKeys(db, index, parseQuery(q), { limit: 10 })).map((h) => h.key);
+    expect(await find(COMPANIES_SEARCH, 'charpentes leon')).to.deep.equal(['732829320']);
+    expect(await find(COMPANIES_SEARCH, 'landerneau')).to.deep.equal(['732829320']);
+    expect(await find(COMPANIES_SEARCH, 'travaux de couverture')).to.include('732829320');
+    expect(await find(NOTICES_SEARCH, 'toiture ecole')).to.have.length.greaterThan(0);
+    expect(await find(AWARDS_SEARCH, 'gymnase')).to.deep.equal(['21290232000014:2026-0042']);
+    expect(await find(AWARDS_SEARCH, 'charpentes')).to.deep.equal(['21290232000014:2026-0042']);
   });
 
   it('refuses a missing file clearly and writes nothing', async () => {

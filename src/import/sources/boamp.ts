@@ -2,6 +2,7 @@
 // codes only: the buyer's contact inside it is never stored, nor the notice's web page.
 import type { Readable } from 'node:stream';
 import { cpvCheckDigit } from '../../data/reference-lists.js';
+import { reindexNotices } from '../../data/public-search.js';
 import { foldText } from '../../data/text-fold.js';
 import { jsonRecords } from '../records.js';
 import type { Importer, Mapped } from '../run.js';
@@ -125,6 +126,7 @@ export const boamp: Importer<Raw, NoticeRow> = {
       rows.map((r) => ({ ...r, departements: JSON.stringify(r.departements), types_marche: JSON.stringify(r.types_marche), cpv_codes: JSON.stringify(r.cpv_codes) })),
       { keepOnUpdate: ['ingested_at'] },
     );
+    await reindexNotices(trx, rows);
     const ids = rows.map((r) => r.marche_id);
     for (let i = 0; i < ids.length; i += 900) await trx('notice_departements').whereIn('marche_id', ids.slice(i, i + 900)).delete();
     const links = rows.flatMap((r) => r.departements.map((d) => ({ marche_id: r.marche_id, departement: d })));

@@ -1,6 +1,7 @@
 // DECP awarded contracts (JSON), 2019 format ({"marches": […]}) and 2024 format
 // ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
 import type { Readable } from 'node:stream';
+import { reindexAwards } from '../../data/public-search.js';
 import { jsonRecords } from '../records.js';
 import type { Importer, Mapped } from '../run.js';
 import { normaliseCpv } from './boamp.js';
@@ -107,6 +108,7 @@ export const decp: Importer<Raw, AwardRow> = {
       rows.map(({ winners: _w, ...r }) => r),
       { keepOnUpdate: ['ingested_at'] },
     );
+    await reindexAwards(trx, rows);
     const keys = rows.map((r) => r.award_key);
     for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
     const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));

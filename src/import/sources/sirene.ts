@@ -1,6 +1,7 @@
 // SIRENE stock files (INSEE): StockUniteLegale and StockEtablissement, comma-separated CSV.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import { reindexCompanies } from '../../data/public-search.js';
 import { csvRecords } from '../records.js';
 import type { Importer, Mapped } from '../run.js';
 import { departementOfCommune, isoDate, isSiren, isSiret, upsertRows } from './shared.js';
@@ -61,7 +62,11 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
       },
     };
   },
-  write: (trx: Knex.Transaction, rows, _now) => upsertRows(trx, 'companies', 'siren', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' }),
+  async write(trx: Knex.Transaction, rows) {
+    const result = await upsertRows(trx, 'companies', 'siren', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    await reindexCompanies(trx, rows.map((r) => r.siren));
+    return result;
+  },
 };
 
 export interface EstablishmentRow {
@@ -119,5 +124,9 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
       },
     };
   },
-  write: (trx, rows) => upsertRows(trx, 'establishments', 'siret', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' }),
+  async write(trx, rows) {
+    const result = await upsertRows(trx, 'establishments', 'siret', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    await reindexCompanies(trx, rows.map((r) => r.siren));
+    return result;
+  },
 };
