@@ -85,6 +85,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/entreprises.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fiche d'une entreprise (SIREN) ou d'un établissement (SIRET)
+         * @description Consulte une entreprise par son SIREN (9 chiffres) ou un établissement par son SIRET
+         *     (14 chiffres) ; l'un des deux est obligatoire, et s'ils sont donnés ensemble le SIRET
+         *     doit appartenir au SIREN. Par SIREN, la fiche décrit le siège ; par SIRET,
+         *     l'établissement demandé. Une entreprise inconnue donne `results` vide (200). Aucune
+         *     coordonnée (téléphone, courriel, site web) ; `url` est le lien permanent du service
+         *     vers la fiche. `capital_social_eur`, `dirigeants` et `evolution_ca` ne sont pas dans
+         *     les sources publiques importées (SIRENE, RGE) : null et listes vides. Ne consomme
+         *     aucune unité de consultation de dossier.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["entreprises.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/entreprises.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche d'entreprises
+         * @description Cherche des entreprises par mots (`query`, dans le nom, l'activité et les communes
+         *     des établissements ; tous les mots requis, "une phrase" exacte, une virgule sépare
+         *     des alternatives, le dernier mot vaut aussi comme début de mot ; casse et accents
+         *     ignorés) et par filtres : codes ou débuts de codes NAF (`naf`), département
+         *     (`localisation.dept`, un établissement actif dans le département), entreprises RGE
+         *     seulement (`rge`), domaine RGE (`domaine_rge`), tranches d'effectif (`effectif`),
+         *     actives seulement (`actives`, vrai par défaut). Résultats par pertinence puis date
+         *     de création, par pages de `limit` (1 à 50, 10 par défaut) ; `next_cursor` donne la
+         *     page suivante (à renvoyer tel quel avec les mêmes arguments dans `cursor`). Une
+         *     recherche ne va pas au-delà des 1000 premiers résultats (pas d'export de masse) ;
+         *     `total_estimated` est plafonné à 1000.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["entreprises.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -379,6 +440,65 @@ export interface components {
             evaluee: string;
             /** Format: date-time */
             created_at: string | null;
+        };
+        CompanyResults: {
+            results: components["schemas"]["CompanyRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                /** @description Nombre maximal de résultats qu'une recherche peut parcourir. */
+                profondeur_max: number;
+            };
+        };
+        CompanyRecord: {
+            /** @description SIREN (fiche d'entreprise) ou SIRET (fiche d'établissement). */
+            id: string;
+            titre: string;
+            resume: string;
+            fields: {
+                adresse: string | null;
+                /** @description Catégorie d'entreprise INSEE (PME, ETI, GE). */
+                categorie: string | null;
+                code_naf: string | null;
+                code_postal: string | null;
+                /** @description AAAA-MM-JJ. */
+                date_creation: string | null;
+                departement: string | null;
+                /** @description Tranche d'effectif en clair. */
+                effectif: string | null;
+                /** @enum {string} */
+                etat: "active" | "cessee";
+                forme_juridique: string | null;
+                libelle_naf: string | null;
+                nom_commercial: string | null;
+                raison_sociale: string | null;
+                /** @description Fin de la certification RGE en cours la plus tardive. */
+                rge_date_fin: string | null;
+                siren: string;
+                siret: string | null;
+                /** @description Lien permanent du service vers cette fiche. */
+                url: string;
+                ville: string | null;
+                /** @description Absent des sources importées. */
+                capital_social_eur: number | null;
+                nombre_certifications_actives: number;
+                est_rge: boolean;
+                /** @description Faux quand la raison sociale n'est pas diffusée. */
+                raison_sociale_connue: boolean;
+                rge_domaines: string[];
+                /** @description Absent des sources importées (liste vide). */
+                dirigeants: {
+                    nom?: string;
+                    qualite?: string;
+                }[];
+                /** @description Absent des sources importées (liste vide). */
+                evolution_ca: {
+                    annee?: number;
+                    chiffre_affaires_eur?: number;
+                }[];
+            };
         };
         /**
          * @description Adresse MCP : `full` = `/api/mcp`, `connectors` = `/api/mcp/connectors`, `assistant` = `/api/mcp/assistant`.
@@ -752,6 +872,106 @@ export interface operations {
                         total: number;
                         items: components["schemas"]["Alert"][];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "entreprises.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description SIREN de l'entreprise (9 chiffres). */
+                    siren?: string;
+                    /** @description SIRET d'un établissement (14 chiffres). */
+                    siret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La fiche (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "entreprises.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Codes NAF (`43.21A`) ou débuts de codes (`43.2`, `43`). */
+                    naf?: string[];
+                    localisation?: {
+                        dept?: components["schemas"]["DepartementCode"];
+                    };
+                    /** @description Entreprises ayant au moins une certification RGE en cours. */
+                    rge?: boolean;
+                    /** @description Mots d'un domaine RGE en cours (par exemple « pompe à chaleur »). */
+                    domaine_rge?: string;
+                    /** @description Tranches d'effectif INSEE. */
+                    effectif?: ("00" | "01" | "02" | "03" | "11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53")[];
+                    /**
+                     * @description Entreprises actives seulement.
+                     * @default true
+                     */
+                    actives?: boolean;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les entreprises trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,4 +1,5 @@
 // Builds the HTTP application from its parts; server.ts and the tests both use it.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 import { createAccountPages } from './auth/account-pages.js';
@@ -11,6 +12,7 @@ import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
 import type { Database } from './data/database.js';
 import { createQuotaStore } from './data/quotas.js';
+import { secret } from './data/secrets.js';
 import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
 import { createDocumentRoutes } from './http/documents.js';
@@ -37,7 +39,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
   const quota = new QuotaKeeper(createQuotaStore(db), now);
-  const services: Services = { db, contract, now, quota };
+  const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs });

@@ -2,6 +2,7 @@
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './actions/account.js';
 import { alertActions } from './actions/alerts.js';
+import { companyActions } from './actions/companies.js';
 import { helpActions } from './actions/help.js';
 import { referenceActions } from './actions/reference.js';
 import type { Caller } from './caller.js';
@@ -14,6 +15,7 @@ export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
     ...alertActions(services),
+    ...companyActions(services),
     ...referenceActions(services),
     ...helpActions(services),
   };

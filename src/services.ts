@@ -8,4 +8,8 @@ export interface Services {
   contract: Contract;
   now: () => Date;
   quota: QuotaKeeper;
+  /** The service's public address: the base of every permalink. */
+  publicUrl: string;
+  /** Signs search cursors (kept in the database: valid across processes and restarts). */
+  cursorKey: string;
 }
