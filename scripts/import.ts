@@ -27,8 +27,9 @@ await withDatabase(async (db) => {
       console.log(summary(await importFile(db, importer, file)));
     } catch (err) {
       failed = true;
+      // A file problem is said as it is; a database failure by its code, never with SQL.
       if (err instanceof ImportInputError) console.error(`Erreur : ${err.message}`);
-      else console.error(`Erreur pendant l'import de ${file} : ${(err as Error).message}`);
+      else console.error(`Erreur de la base de données pendant l'import de ${file} (${(err as { code?: string }).code ?? 'inconnue'}) : les lots déjà écrits sont gardés, relancer l'import reprend sans doublon.`);
     }
   }
 });

@@ -1,5 +1,6 @@
 // Entry point of `npm start`.
 import { loadConfig } from './config.js';
+import { importDemoDataIfEmpty } from '../scripts/demo/first-start.js';
 import { createDemoAccountIfEmpty } from './data/demo-account.js';
 import { startService } from './server.js';
 
@@ -7,6 +8,7 @@ const config = loadConfig();
 const service = await startService(config);
 service.logger.info({ url: service.url }, 'service démarré');
 console.log(`Service à l'écoute : ${service.url}`);
+await importDemoDataIfEmpty(service.db, (line) => console.log(line));
 const demo = await createDemoAccountIfEmpty(service.db, new Date());
 if (demo) {
   console.log(`Compte de démonstration créé : ${demo.email} / ${demo.password}`);

@@ -6,7 +6,7 @@ import { reindexNotices } from '../../data/public-search.js';
 import { foldText } from '../../data/text-fold.js';
 import { jsonRecords } from '../records.js';
 import type { Importer, Mapped } from '../run.js';
-import { isoDate, stableUuid, upsertRows } from './shared.js';
+import { insertIgnoring, isoDate, stableUuid, upsertRows } from './shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -113,12 +113,7 @@ export const boamp: Importer<Raw, NoticeRow> = {
   async write(trx, rows, now) {
     const buyers = new Map<string, string>();
     for (const r of rows) if (r.buyer_id && r.acheteur_nom) buyers.set(r.buyer_id, r.acheteur_nom);
-    if (buyers.size) {
-      await trx('buyers')
-        .insert([...buyers].map(([id, nom]) => ({ id, nom, siret: null, ingested_at: now })))
-        .onConflict('id')
-        .ignore();
-    }
+    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, nom]) => ({ id, nom, siret: null, ingested_at: now })));
     const result = await upsertRows(
       trx,
       'notices',
@@ -130,7 +125,7 @@ export const boamp: Importer<Raw, NoticeRow> = {
     const ids = rows.map((r) => r.marche_id);
     for (let i = 0; i < ids.length; i += 900) await trx('notice_departements').whereIn('marche_id', ids.slice(i, i + 900)).delete();
     const links = rows.flatMap((r) => r.departements.map((d) => ({ marche_id: r.marche_id, departement: d })));
-    for (let i = 0; i < links.length; i += 5000) await trx('notice_departements').insert(links.slice(i, i + 5000)).onConflict(['marche_id', 'departement']).ignore();
+    await insertIgnoring(trx, 'notice_departements', ['marche_id', 'departement'], links);
     return result;
   },
 };

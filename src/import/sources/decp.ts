@@ -5,7 +5,7 @@ import { reindexAwards } from '../../data/public-search.js';
 import { jsonRecords } from '../records.js';
 import type { Importer, Mapped } from '../run.js';
 import { normaliseCpv } from './boamp.js';
-import { departementOfCommune, departementOfPostalCode, isoDate, isSiret, upsertRows } from './shared.js';
+import { departementOfCommune, departementOfPostalCode, insertIgnoring, isoDate, isSiret, upsertRows } from './shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -95,12 +95,7 @@ export const decp: Importer<Raw, AwardRow> = {
   async write(trx, rows, now) {
     const buyers = new Map<string, { nom: string; siret: string | null }>();
     for (const r of rows) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.acheteur_nom ?? r.buyer_id, siret: r.acheteur_siret });
-    if (buyers.size) {
-      await trx('buyers')
-        .insert([...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })))
-        .onConflict('id')
-        .ignore();
-    }
+    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
     const result = await upsertRows(
       trx,
       'awards',
@@ -112,7 +107,7 @@ export const decp: Importer<Raw, AwardRow> = {
     const keys = rows.map((r) => r.award_key);
     for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
     const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));
-    for (let i = 0; i < winners.length; i += 5000) await trx('award_winners').insert(winners.slice(i, i + 5000)).onConflict(['award_key', 'siret']).ignore();
+    await insertIgnoring(trx, 'award_winners', ['award_key', 'siret'], winners);
     return result;
   },
 };

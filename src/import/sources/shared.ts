@@ -47,9 +47,12 @@ export function stableUuid(name: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** Rows per INSERT: under SQLite's and PostgreSQL's limits on bound parameters. */
+/**
+ * Rows per INSERT: under the limits on bound parameters, and under SQLite's 500 terms of a
+ * compound SELECT (Knex writes a multi-row upsert on SQLite as `select … union all …`).
+ */
 function chunkSize(columns: number): number {
-  return Math.max(1, Math.floor(30_000 / Math.max(columns, 1)));
+  return Math.max(1, Math.min(500, Math.floor(30_000 / Math.max(columns, 1))));
 }
 
 /**
@@ -91,4 +94,12 @@ export async function upsertRows(
     await query;
   }
   return { inserted: list.length - existing, updated: existing };
+}
+
+/** Inserts rows, ignoring those whose key already exists, in chunks under the databases' limits. */
+export async function insertIgnoring(trx: Knex.Transaction, table: string, key: string | string[], rows: Record<string, unknown>[]): Promise<void> {
+  if (!rows.length) return;
+  const size = chunkSize(Object.keys(rows[0] as object).length);
+  const keys = Array.isArray(key) ? key : [key];
+  for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size)).onConflict(keys).ignore();
 }

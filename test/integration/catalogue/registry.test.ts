@@ -6,6 +6,7 @@ import { Contract } from '../../../src/contract/runtime.js';
 import { PROFILE_NAMES, type ToolEntry } from '../../../src/contract/types.js';
 import { createRegistry } from '../../../src/registry.js';
 import { OPERATION_NAMES } from '../../../generated/handler-map.js';
+import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const contract = Contract.load();
@@ -75,8 +76,12 @@ describe('every tool over both transports', () => {
   let svc: TestService;
   const clients = new Map<string, Client>();
 
-  before(async () => {
+  before(async function () {
+    this.timeout(60000);
     svc = await startTestService();
+    // The demo data set, written in the real formats (contact fields filled, as the real
+    // files have them) and imported by the real importers.
+    await importDemoDataIfEmpty(svc.db, () => undefined);
     for (const profile of PROFILE_NAMES) {
       const path = contract.profile(profile).path;
       const client = new Client({ name: 'catalogue-test', version: '1.0.0' });
@@ -115,6 +120,23 @@ describe('every tool over both transports', () => {
       });
     }
   }
+
+  it('returns no contact detail in any company record of the demo data (RGE companies included)', async function () {
+    this.timeout(60000);
+    const rge = await svc.db('rge_certifications as r').join('establishments as e', 'e.siret', 'r.siret').distinct('e.siren').limit(25);
+    const others = await svc.db('companies').select('siren').orderBy('siren').limit(25);
+    const sirens = [...new Set([...rge, ...others].map((r: { siren: string }) => r.siren))];
+    expect(sirens.length).to.be.greaterThan(20);
+    const client = clients.get('connectors') as Client;
+    for (const siren of sirens) {
+      const viaMcp = await client.callTool({ name: 'annuaire_entreprises', arguments: { siren } });
+      const text = JSON.stringify(viaMcp);
+      expect(contactDetails(text, svc.url), siren).to.deep.equal([]);
+    }
+    const search = await svc.rest('entreprises.search', { rge: true, limit: 50 });
+    expect(search.json.results.length).to.be.greaterThan(0);
+    expect(contactDetails(JSON.stringify(search.json), svc.url)).to.deep.equal([]);
+  });
 
   it('refuses a tool in preparation and a tool of another address with -32601', async () => {
     const client = clients.get('connectors') as Client;

@@ -1,0 +1,32 @@
+// On first start with an empty database, `npm start` writes the small demo data set in the
+// real open-data formats and imports it with the real importers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '../../src/data/database.js';
+import { importFile } from '../../src/import/run.js';
+import { IMPORTERS } from '../../src/import/sources/index.js';
+import { writeDemoData } from './index.js';
+
+/** The order matters: establishments after their companies, RGE after establishments. */
+const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp'] as const;
+
+export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void): Promise<boolean> {
+  const [{ n }] = (await db('companies').count<{ n: number | string }[]>('* as n')) as [{ n: number | string }];
+  if (Number(n) > 0) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'demo-'));
+  try {
+    const written = await writeDemoData({ scale: 'small', outDir: dir, today: new Date().toISOString().slice(0, 10), seed: 1 });
+    for (const source of ORDER) {
+      // BOAMP is written twice (JSON and JSON lines, the same records): one is enough.
+      const files = written.files.filter((f) => f.source === source && !f.name.endsWith('.jsonl'));
+      for (const file of files) {
+        const report = await importFile(db, IMPORTERS[source] as never, file.path, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+        log(`Données de démonstration ${source} : ${report.inserted} enregistrements importés${report.skipped ? `, ${report.skipped} écartés` : ''}.`);
+      }
+    }
+    return true;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

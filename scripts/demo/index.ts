@@ -1,0 +1,127 @@
+// writeDemoData: every demo file, in the real published formats, deterministic for a given
+// seed and date. Used by `npm run demo-data` and callable in-process (e.g. by `npm start`).
+import { join } from 'node:path';
+import { writeBoamp } from './boamp.js';
+import { BuyerPicker, buildBuyers } from './buyers.js';
+import { CompanyIndex, type DemoContext } from './companies.js';
+import { writeDecp } from './decp.js';
+import { writeRge } from './rge.js';
+import { writeSirene } from './sirene.js';
+import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
+
+export type DemoScale = 'small' | 'large';
+
+export interface DemoDataOptions {
+  scale?: DemoScale;
+  outDir: string;
+  /** "YYYY-MM-DD" or a Date (its local calendar day); the machine's today by default. */
+  today?: string | Date;
+  /** Unsigned 32-bit integer; 1 by default. */
+  seed?: number;
+  /** Called before each source is written (progress for a terminal). */
+  onStep?: (message: string) => void;
+}
+
+export interface DemoDataFile {
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp';
+  /** Path relative to outDir. */
+  name: string;
+  path: string;
+  rows: number;
+  bytes: number;
+}
+
+export interface DemoDataResult {
+  outDir: string;
+  scale: DemoScale;
+  seed: number;
+  today: string;
+  files: DemoDataFile[];
+  counts: {
+    entreprises: number;
+    etablissements: number;
+    rge: number;
+    avis: number;
+    attributions2019: number;
+    attributions2024: number;
+  };
+  durationMs: number;
+}
+
+export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number }>> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000 },
+};
+
+export const DEMO_FILES = {
+  unites: 'sirene/StockUniteLegale_utf8.csv',
+  etablissements: 'sirene/StockEtablissement_utf8.csv',
+  rge: 'rge/liste-entreprises-rge.csv',
+  boampJson: 'boamp/boamp.json',
+  boampJsonl: 'boamp/boamp.jsonl',
+  decp2019: 'decp/decp-2019.json',
+  decp2024: 'decp/decp-2024.json',
+} as const;
+
+function resolveToday(today: string | Date | undefined): number {
+  if (today === undefined) return dayOfLocalDate(new Date());
+  if (today instanceof Date) {
+    if (Number.isNaN(today.getTime())) throw new RangeError('date du jour invalide');
+    return dayOfLocalDate(today);
+  }
+  const day = parseIsoDay(today);
+  if (day === null) throw new RangeError(`date du jour invalide : « ${today} » (attendu AAAA-MM-JJ)`);
+  return day;
+}
+
+export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataResult> {
+  const started = performance.now();
+  const scale = options.scale ?? 'small';
+  const sizes = SCALES[scale];
+  if (!sizes) throw new RangeError(`échelle inconnue : ${String(scale)}`);
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('la graine doit être un entier de 0 à 4294967295');
+  const ctx: DemoContext = { seed, today: resolveToday(options.today) };
+  const step = options.onStep ?? ((): void => undefined);
+  const path = (name: string): string => join(options.outDir, name);
+  const files: DemoDataFile[] = [];
+
+  step(`Entreprises et établissements (SIRENE, ${sizes.entreprises} unités légales)…`);
+  const sirene = await writeSirene(ctx, sizes.entreprises, path(DEMO_FILES.unites), path(DEMO_FILES.etablissements));
+  files.push({ source: 'sirene-unites', name: DEMO_FILES.unites, ...sirene.unites });
+  files.push({ source: 'sirene-etablissements', name: DEMO_FILES.etablissements, ...sirene.etablissements });
+
+  const companies = new CompanyIndex(ctx, sizes.entreprises);
+  step(`Liste RGE (${sizes.rge} qualifications)…`);
+  const rge = await writeRge(ctx, companies, sizes.rge, path(DEMO_FILES.rge));
+  files.push({ source: 'rge', name: DEMO_FILES.rge, path: path(DEMO_FILES.rge), ...rge });
+
+  const picker = new BuyerPicker(buildBuyers(seed));
+  step(`Avis BOAMP (${sizes.avis} avis)…`);
+  const boamp = await writeBoamp(ctx, sizes.avis, picker, companies, path(DEMO_FILES.boampJson), path(DEMO_FILES.boampJsonl));
+  files.push({ source: 'boamp', name: DEMO_FILES.boampJson, path: path(DEMO_FILES.boampJson), rows: boamp.rows, bytes: boamp.jsonBytes });
+  files.push({ source: 'boamp', name: DEMO_FILES.boampJsonl, path: path(DEMO_FILES.boampJsonl), rows: boamp.rows, bytes: boamp.jsonlBytes });
+
+  step(`Attributions DECP (${sizes.attributions} par format)…`);
+  const d2019 = await writeDecp(ctx, '2019', sizes.attributions, picker, companies, path(DEMO_FILES.decp2019));
+  files.push({ source: 'decp', name: DEMO_FILES.decp2019, path: path(DEMO_FILES.decp2019), ...d2019 });
+  const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
+  files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
+
+  return {
+    outDir: options.outDir,
+    scale,
+    seed,
+    today: isoDay(ctx.today),
+    files,
+    counts: {
+      entreprises: sirene.unites.rows,
+      etablissements: sirene.etablissements.rows,
+      rge: rge.rows,
+      avis: boamp.rows,
+      attributions2019: d2019.rows,
+      attributions2024: d2024.rows,
+    },
+    durationMs: Math.round(performance.now() - started),
+  };
+}
