@@ -146,6 +146,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/marches.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche d'avis de marché
+         * @description Cherche les avis de marché publiés par mots (`query`, dans l'objet et le nom de
+         *     l'acheteur ; syntaxe de recherche du service) et par filtres : départements
+         *     (`departements`) ou région (`region`, ses départements), types de marché
+         *     (`type_marche`), début de code CPV (`cpv`, chiffres), fenêtre de publication
+         *     (`publie_depuis`, `publie_avant`), ouverts aux réponses seulement (`ouverts` : date
+         *     limite non passée), acheteur (`acheteur` : mots de son nom). Résultats par
+         *     pertinence puis date de parution, par pages (`limit` 1 à 50, `next_cursor`), 1000
+         *     au plus. Chaque avis porte son `marche_id` (UUID du service) et son `annonce_id`
+         *     (l'identifiant BOAMP `idweb`), acceptés l'un et l'autre par `marches.get`. Aucune
+         *     coordonnée de l'acheteur.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["marches.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/marches.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Un avis de marché
+         * @description Donne un avis de marché par son `marche_id` (UUID du service) ou son `annonce_id`
+         *     (identifiant BOAMP, par exemple `26-91551`). Un avis inconnu donne `results` vide
+         *     (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["marches.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -440,6 +495,46 @@ export interface components {
             evaluee: string;
             /** Format: date-time */
             created_at: string | null;
+        };
+        NoticeResults: {
+            results: components["schemas"]["NoticeRecord"][];
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        NoticeRecord: {
+            /** @description Le marche_id. */
+            id: string;
+            titre: string;
+            resume: string;
+            fields: {
+                /** Format: uuid */
+                marche_id: string;
+                annonce_id: string;
+                /** @enum {string} */
+                source: "BOAMP";
+                objet: string;
+                acheteur: string | null;
+                /** @description AAAA-MM-JJ. */
+                date_parution: string | null;
+                /** @description Date limite de réponse (ISO 8601, heure de Paris). */
+                date_limite: string | null;
+                /** @description La date limite de réponse n'est pas passée. */
+                ouvert: boolean;
+                departements: string[];
+                types_marche: string[];
+                nature: string | null;
+                nature_libelle: string | null;
+                procedure: string | null;
+                /** @description Code CPV principal (45261000-4). */
+                cpv: string | null;
+                cpv_codes: string[];
+                /** @description Lien permanent du service vers cet avis. */
+                url: string;
+            };
         };
         CompanyResults: {
             results: components["schemas"]["CompanyRecord"][];
@@ -972,6 +1067,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CompanyResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "marches.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    type_marche?: ("TRAVAUX" | "FOURNITURES" | "SERVICES")[];
+                    /** @description Début d'un code CPV en chiffres (par exemple 4526). */
+                    cpv?: string;
+                    /**
+                     * Format: date
+                     * @description Publiés ce jour ou après (AAAA-MM-JJ).
+                     */
+                    publie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Publiés ce jour ou avant (AAAA-MM-JJ).
+                     */
+                    publie_avant?: string;
+                    /** @description Seulement les avis dont la date limite de réponse n'est pas passée. */
+                    ouverts?: boolean;
+                    /** @description Mots du nom de l'acheteur. */
+                    acheteur?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les avis trouvés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "marches.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID du marché ou identifiant d'annonce BOAMP. */
+                    marche_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'avis (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -3,6 +3,7 @@
 import { accountActions } from './actions/account.js';
 import { alertActions } from './actions/alerts.js';
 import { companyActions } from './actions/companies.js';
+import { noticeActions } from './actions/notices.js';
 import { helpActions } from './actions/help.js';
 import { referenceActions } from './actions/reference.js';
 import type { Caller } from './caller.js';
@@ -16,6 +17,7 @@ export function createRegistry(services: Services): Registry {
     ...accountActions(services),
     ...alertActions(services),
     ...companyActions(services),
+    ...noticeActions(services),
     ...referenceActions(services),
     ...helpActions(services),
   };
