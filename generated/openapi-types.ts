@@ -201,6 +201,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/attributions.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de marchés attribués
+         * @description Cherche les marchés attribués (DECP) par mots (`query`, dans l'objet, l'acheteur et
+         *     les titulaires ; syntaxe de recherche du service) et par filtres : départements du
+         *     lieu d'exécution (`departements`) ou région (`region`), montant minimal
+         *     (`montant_min`, en euros), titulaire (`titulaire` : SIREN ou SIRET ; les marchés
+         *     gagnés par une entreprise), acheteur (`acheteur_siret`), début de code CPV (`cpv`),
+         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`). Résultats par pertinence
+         *     puis date de notification, par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["attributions.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/attributions.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Un marché attribué
+         * @description Donne un marché attribué par son `id` (celui des résultats de recherche : le SIRET de
+         *     l'acheteur et l'identifiant DECP, séparés par « : »). Inconnu : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["attributions.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/acheteurs.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche d'acheteurs publics
+         * @description Cherche les acheteurs publics (communes, départements, établissements) par mots de
+         *     leur nom (casse et accents ignorés, tous les mots requis) ou par SIRET. Par ordre de
+         *     nom, par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["acheteurs.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/acheteurs.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Profil d'un acheteur public
+         * @description Donne le profil d'un acheteur par son `id` (celui des résultats de recherche : son
+         *     SIRET quand il est connu) : avis publiés et marchés attribués, par année (nombre et
+         *     montant total). Inconnu : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["acheteurs.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -495,6 +594,72 @@ export interface components {
             evaluee: string;
             /** Format: date-time */
             created_at: string | null;
+        };
+        AwardResults: {
+            results: components["schemas"]["AwardRecord"][];
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        AwardRecord: {
+            id: string;
+            titre: string;
+            resume: string;
+            fields: {
+                id_decp: string;
+                acheteur: string | null;
+                acheteur_id: string | null;
+                objet: string | null;
+                cpv: string | null;
+                procedure: string | null;
+                nature: string | null;
+                lieu_code: string | null;
+                departement: string | null;
+                /** @description En euros hors taxes. */
+                montant: number | null;
+                date_notification: string | null;
+                duree_mois: number | null;
+                forme_prix: string | null;
+                titulaires: {
+                    siret: string;
+                    siren: string;
+                    denomination: string | null;
+                }[];
+                /** @description Lien permanent du service. */
+                url: string;
+            };
+        };
+        BuyerResults: {
+            results: components["schemas"]["BuyerRecord"][];
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        BuyerRecord: {
+            id: string;
+            titre: string;
+            resume: string;
+            fields: {
+                id: string;
+                nom: string;
+                siret: string | null;
+                avis_par_annee: {
+                    annee: number;
+                    nombre: number;
+                }[];
+                attributions_par_annee: {
+                    annee: number;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                url: string;
+            };
         };
         NoticeResults: {
             results: components["schemas"]["NoticeRecord"][];
@@ -1168,6 +1333,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NoticeResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "attributions.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    montant_min?: number;
+                    /** @description SIREN ou SIRET du titulaire. */
+                    titulaire?: string;
+                    acheteur_siret?: string;
+                    /** @description Début d'un code CPV en chiffres. */
+                    cpv?: string;
+                    /** Format: date */
+                    notifie_depuis?: string;
+                    /** Format: date */
+                    notifie_avant?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les marchés attribués trouvés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AwardResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "attributions.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le marché attribué (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AwardResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "acheteurs.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots du nom de l'acheteur. */
+                    query?: string;
+                    siret?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les acheteurs trouvés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "acheteurs.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le profil (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

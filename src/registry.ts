@@ -2,6 +2,7 @@
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './actions/account.js';
 import { alertActions } from './actions/alerts.js';
+import { awardActions } from './actions/awards.js';
 import { companyActions } from './actions/companies.js';
 import { noticeActions } from './actions/notices.js';
 import { helpActions } from './actions/help.js';
@@ -16,6 +17,7 @@ export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
     ...alertActions(services),
+    ...awardActions(services),
     ...companyActions(services),
     ...noticeActions(services),
     ...referenceActions(services),
