@@ -18,6 +18,7 @@ import { createAccessLog } from './http/access-log.js';
 import { createDocumentRoutes } from './http/documents.js';
 import { createHealthRoute } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
+import { createPermalinkPages } from './http/permalinks.js';
 import type { Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { QuotaKeeper } from './quota/quota-keeper.js';
@@ -63,6 +64,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(createMetadataRoutes(auth));
   app.use(createInteractionRoutes(auth, db, now));
   app.use(createAccountPages(auth, db, now));
+  app.use(createPermalinkPages({ db, callPath, now }));
   app.use(createProviderMount(auth));
   app.use(createMcpRouter(transport));
   app.use(await createRestRouter({ ...transport, openapi }));

@@ -11,7 +11,12 @@ import { escapeHtml, page, SCOPE_LABELS } from './pages.js';
 import type { AuthServer } from './provider.js';
 import { signIn } from './sign-in.js';
 
-const SESSION_COOKIE = 'compte_session';
+export const SESSION_COOKIE = 'compte_session';
+
+/** Where a sign-in may send back to: the record pages only (no open redirect). */
+export function safeNext(value: string | null | undefined): string | null {
+  return value && /^\/(entreprises|etablissements|marches|attributions|acheteurs)\/[^/?#\\]+$/.test(value) ? value : null;
+}
 const LOGIN_CSRF_COOKIE = 'compte_csrf';
 
 function dateFr(iso: string | null): string {
@@ -19,13 +24,14 @@ function dateFr(iso: string | null): string {
   return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
 }
 
-function signInPage(csrf: string, error?: string, email?: string): string {
+function signInPage(csrf: string, error?: string, email?: string, next?: string | null): string {
   return page(
     'Connexion au compte',
     `<h1>Connexion au compte</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/compte/connexion">
   <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+  ${next ? `<input type="hidden" name="suite" value="${escapeHtml(next)}">` : ''}
   <label for="email">Adresse électronique</label>
   <input id="email" type="email" name="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
   <label for="password">Mot de passe</label>
@@ -83,7 +89,7 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
         ctx.set('Cache-Control', 'no-store');
         ctx.set('X-Frame-Options', 'DENY');
         ctx.type = 'html';
-        ctx.body = signInPage(csrf);
+        ctx.body = signInPage(csrf, undefined, undefined, safeNext(String(ctx.query.suite ?? '')));
         return;
       }
       if (ctx.method === 'POST') {
@@ -98,15 +104,17 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
           return;
         }
         const email = form.get('email') ?? '';
+        const next = safeNext(form.get('suite'));
         const result = await signIn(db, email, form.get('password') ?? '', ctx.ip, now());
         if (!result.ok) {
           ctx.type = 'html';
-          ctx.body = signInPage(expected, result.message, email);
+          ctx.body = signInPage(expected, result.message, email, next);
           return;
         }
         const id = await openWebSession(db, result.userId, now());
-        ctx.cookies.set(SESSION_COOKIE, id, { ...cookie, maxAge: WEB_SESSION_SECONDS * 1000 });
-        ctx.redirect('/compte/acces-ia');
+        // The session cookie is sent to the record pages too (permalinks), hence path '/'.
+        ctx.cookies.set(SESSION_COOKIE, id, { ...cookie, path: '/', maxAge: WEB_SESSION_SECONDS * 1000 });
+        ctx.redirect(next ?? '/compte/acces-ia');
         ctx.status = 303;
         return;
       }
@@ -131,7 +139,7 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
       }
       if (ctx.path === '/compte/deconnexion') {
         await closeWebSession(db, sessionId);
-        ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, maxAge: 0 });
+        ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, path: '/', maxAge: 0 });
         ctx.redirect('/compte/connexion');
         ctx.status = 303;
         return;

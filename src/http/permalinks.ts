@@ -1,0 +1,79 @@
+// The service's own permalinks (`url` of every record): a plain French page of the record
+// for a signed-in account (the account settings' sign-in). The call goes through the same
+// call path as REST and MCP, so scopes, plans and quotas apply alike.
+import type { Middleware } from 'koa';
+import { SESSION_COOKIE } from '../auth/account-pages.js';
+import { escapeHtml, page } from '../auth/pages.js';
+import type { CallPath } from '../call.js';
+import type { Caller } from '../caller.js';
+import { loadAccount } from '../data/accounts.js';
+import type { Database } from '../data/database.js';
+import { webSessionUser } from '../data/web-sessions.js';
+import { asServiceError } from '../errors.js';
+
+const ROUTES: { pattern: RegExp; operation: string; args: (id: string) => Record<string, unknown> }[] = [
+  { pattern: /^\/entreprises\/(\d{9})$/, operation: 'entreprises.get', args: (id) => ({ siren: id }) },
+  { pattern: /^\/etablissements\/(\d{14})$/, operation: 'entreprises.get', args: (id) => ({ siret: id }) },
+  { pattern: /^\/marches\/([^/]+)$/, operation: 'marches.get', args: (id) => ({ marche_id: id }) },
+  { pattern: /^\/attributions\/([^/]+)$/, operation: 'attributions.get', args: (id) => ({ id }) },
+  { pattern: /^\/acheteurs\/([^/]+)$/, operation: 'acheteurs.get', args: (id) => ({ id }) },
+];
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return '—';
+  if (typeof value === 'boolean') return value ? 'oui' : 'non';
+  if (Array.isArray(value)) return value.map((v) => (v && typeof v === 'object' ? Object.values(v).filter((x) => x !== null).join(' · ') : String(v))).join(' ; ');
+  return String(value);
+}
+
+export function createPermalinkPages(deps: { db: Database; callPath: CallPath; now: () => Date }): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET') return next();
+    const route = ROUTES.find((r) => r.pattern.test(ctx.path));
+    if (!route) return next();
+    const id = decodeURIComponent((route.pattern.exec(ctx.path) as RegExpExecArray)[1] as string);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Frame-Options', 'DENY');
+    const userId = await webSessionUser(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
+    const account = userId ? await loadAccount(deps.db, userId) : undefined;
+    if (!account) {
+      ctx.redirect(`/compte/connexion?suite=${encodeURIComponent(ctx.path)}`);
+      ctx.status = 303;
+      return;
+    }
+    const caller: Caller = {
+      accountId: account.userId,
+      organisationId: account.organisationId,
+      role: account.role,
+      plan: account.plan,
+      emailOption: account.emailOption,
+      eligibleAccess: account.eligibleAccess,
+      limits: account.limits,
+      scopes: ['mcp:read'],
+      clientId: 'pages-web',
+      grantId: null,
+      address: 'rest',
+    };
+    ctx.state.caller = caller;
+    ctx.state.operation = route.operation;
+    ctx.type = 'html';
+    try {
+      const result = (await deps.callPath.call(route.operation, caller, () => route.args(id))) as { results: { titre: string; resume: string; fields: Record<string, unknown> }[] };
+      const record = result.results[0];
+      if (!record) {
+        ctx.status = 404;
+        ctx.body = page('Introuvable', `<h1>Fiche introuvable</h1><p>Aucune fiche ne correspond à « ${escapeHtml(id)} ».</p>`);
+        return;
+      }
+      const rows = Object.entries(record.fields)
+        .filter(([key]) => key !== 'url')
+        .map(([key, value]) => `<tr><th>${escapeHtml(key.replace(/_/g, ' '))}</th><td>${escapeHtml(valueText(value))}</td></tr>`)
+        .join('\n');
+      ctx.body = page(record.titre, `<h1>${escapeHtml(record.titre)}</h1><p>${escapeHtml(record.resume)}</p><table>${rows}</table>`, true);
+    } catch (err) {
+      const known = asServiceError(err);
+      ctx.status = known.status;
+      ctx.body = page('Erreur', `<h1>La fiche n’a pas pu être affichée</h1><p class="error">${escapeHtml(known.message)}</p>`);
+    }
+  };
+}
