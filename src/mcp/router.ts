@@ -22,6 +22,7 @@ import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
 import { readJsonBody, type BodyLimits } from '../http/read-body.js';
 import type { Logger } from '../log.js';
+import { listCardResources, readCardResource, toolCardMeta } from './card.js';
 import { checkEnvelope } from './envelope.js';
 import { readableText } from './readable-text.js';
 
@@ -53,7 +54,9 @@ function renderRpcError(ctx: Context, status: number, code: number, message: str
   ctx.body = { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
 }
 
-function toolDefinition(tool: ToolEntry): Tool {
+/** A tool of tools/list; a card tool on a card address also links its results card (see card.ts). */
+function toolDefinition(tool: ToolEntry, profile: ProfileName): Tool {
+  const meta = toolCardMeta(tool, profile);
   return {
     name: tool.name,
     title: tool.title,
@@ -61,6 +64,7 @@ function toolDefinition(tool: ToolEntry): Tool {
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     outputSchema: tool.outputSchema as Tool['outputSchema'],
     annotations: { title: tool.title, readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
@@ -106,7 +110,7 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
     tools: contract
       .listedTools(profile)
       .filter((t) => toolVisible(t, contract.operations, caller))
-      .map(toolDefinition),
+      .map((t) => toolDefinition(t, profile)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = contract.callableTool(profile, request.params.name);
@@ -138,9 +142,12 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
       return toolError(known, profile);
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  // The results card: listed and readable on the card addresses only (empty on /api/mcp).
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listCardResources(profile, contract.listedTools(profile)) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    throw new RpcError(-32602, `Ressource inconnue : « ${request.params.uri} ».`);
+    const card = readCardResource(profile, contract.listedTools(profile), request.params.uri);
+    if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${request.params.uri} ».`);
+    return card;
   });
   return server;
 }
