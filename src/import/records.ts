@@ -2,30 +2,65 @@
 // in every layout the open-data portals publish: {"results": […]}, a bare array, one record
 // a line, DECP 2019 {"marches": […]} and DECP 2024 {"marches": {"marche": […]}}.
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { StringDecoder } from 'node:string_decoder';
 import { parser } from 'stream-json';
+import { CsvSplitter, type CsvRecord } from './csv.js';
 import pick from 'stream-json/filters/pick.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
 
 /** A record, or the reason it cannot be read, with its place in the file. */
 export type RawRecord<T> = { position: number; value: T } | { position: number; error: string };
 
-export async function* csvRecords(stream: Readable, delimiter: string): AsyncGenerator<RawRecord<Record<string, string>>> {
-  const rows = stream.pipe(parse({ delimiter, relax_column_count: true, relax_quotes: true, bom: true, skip_empty_lines: true, info: true }));
-  let header: string[] | null = null;
-  for await (const { record, info } of rows as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    if (!header) {
-      header = record.map((h) => h.trim());
-      continue;
-    }
-    if (record.length !== header.length) {
-      yield { position: info.lines, error: `nombre de colonnes incorrect (${record.length} au lieu de ${header.length})` };
-      continue;
-    }
-    const value: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) value[header[i] as string] = record[i] as string;
-    yield { position: info.lines, value };
+/**
+ * The function making a row's object from its fields, by the header's names. Compiled to one
+ * object literal (the names as JSON string literals, so no header text is ever code): ~7
+ * times faster than setting the keys one by one, on the import's hot path.
+ */
+export function rowBuilder(header: readonly string[]): (fields: string[]) => Record<string, string> {
+  if (header.includes('__proto__') || header.length > 1000) {
+    return (fields) => {
+      const value: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (let i = 0; i < header.length; i++) value[header[i] as string] = fields[i] as string;
+      return value;
+    };
   }
+  const body = header.map((name, i) => `${JSON.stringify(name)}: f[${i}]`).join(', ');
+  return new Function('f', `return { ${body} };`) as (fields: string[]) => Record<string, string>;
+}
+
+export async function* csvRecords(stream: Readable, delimiter: string): AsyncGenerator<RawRecord<Record<string, string>>> {
+  const decoder = new StringDecoder('utf8');
+  const splitter = new CsvSplitter(delimiter);
+  let header: string[] | null = null;
+  let build: (fields: string[]) => Record<string, string> = () => ({});
+  let out: CsvRecord[] = [];
+  const records = function* (): Generator<RawRecord<Record<string, string>>> {
+    const list = out;
+    out = [];
+    for (const record of list) {
+      if ('error' in record) {
+        yield { position: record.line, error: `ligne illisible (${record.error})` };
+        continue;
+      }
+      if (!header) {
+        header = record.fields.map((h) => h.trim());
+        build = rowBuilder(header);
+        continue;
+      }
+      if (record.fields.length !== header.length) {
+        yield { position: record.line, error: `nombre de colonnes incorrect (${record.fields.length} au lieu de ${header.length})` };
+        continue;
+      }
+      yield { position: record.line, value: build(record.fields) };
+    }
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    splitter.push(decoder.write(chunk), out);
+    yield* records();
+  }
+  splitter.push(decoder.end(), out);
+  splitter.end(out);
+  yield* records();
 }
 
 export type JsonLayout = 'results' | 'array' | 'lines' | 'decp-2019' | 'decp-2024';

@@ -114,7 +114,7 @@ export const boamp: Importer<Raw, NoticeRow> = {
     const buyers = new Map<string, string>();
     for (const r of rows) if (r.buyer_id && r.acheteur_nom) buyers.set(r.buyer_id, r.acheteur_nom);
     await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, nom]) => ({ id, nom, siret: null, ingested_at: now })));
-    const result = await upsertRows(
+    const { applied: _applied, ...result } = await upsertRows(
       trx,
       'notices',
       'marche_id',

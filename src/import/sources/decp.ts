@@ -96,7 +96,7 @@ export const decp: Importer<Raw, AwardRow> = {
     const buyers = new Map<string, { nom: string; siret: string | null }>();
     for (const r of rows) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.acheteur_nom ?? r.buyer_id, siret: r.acheteur_siret });
     await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
-    const result = await upsertRows(
+    const { applied: _applied, ...result } = await upsertRows(
       trx,
       'awards',
       'award_key',

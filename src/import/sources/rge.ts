@@ -50,5 +50,8 @@ export const rge: Importer<Csv, RgeRow> = {
       },
     };
   },
-  write: (trx, rows) => upsertRows(trx, 'rge_certifications', ['siret', 'domaine', 'organisme'], rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'] }),
+  async write(trx, rows) {
+    const { applied: _applied, ...counts } = await upsertRows(trx, 'rge_certifications', ['siret', 'domaine', 'organisme'], rows, { keepOnUpdate: ['ingested_at'] });
+    return counts;
+  },
 };

@@ -1,6 +1,8 @@
 // Pieces shared by the importers: identifiers, dates, department codes, batched upserts.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { kindOf } from '../../data/database.js';
+import { statement, withSqlite } from '../../data/sqlite-statements.js';
 
 export const isSiren = (v: string | undefined): v is string => !!v && /^\d{9}$/.test(v);
 export const isSiret = (v: string | undefined): v is string => !!v && /^\d{14}$/.test(v);
@@ -16,9 +18,16 @@ export function isoDate(value: string | undefined | null): string | undefined | 
   return null;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `YYYY-MM-DD` if that day exists in the (proleptic) Gregorian calendar, else null. */
 function validDate(iso: string): string | null {
-  const d = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? null : iso;
+  const year = Number(iso.slice(0, 4));
+  const month = Number(iso.slice(5, 7));
+  const day = Number(iso.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number)) ? iso : null;
 }
 
 /** The department of an INSEE commune code (2A/2B in Corsica, 3 digits overseas). */
@@ -48,58 +57,168 @@ export function stableUuid(name: string): string {
 }
 
 /**
- * Rows per INSERT: under the limits on bound parameters, and under SQLite's 500 terms of a
- * compound SELECT (Knex writes a multi-row upsert on SQLite as `select … union all …`).
+ * Rows per INSERT on PostgreSQL: under its 65,535 bound parameters, and a few hundred rows
+ * per statement (what the planner handles best).
  */
 function chunkSize(columns: number): number {
   return Math.max(1, Math.min(500, Math.floor(30_000 / Math.max(columns, 1))));
 }
 
+/** What a batch write did: rows new, rows replacing the stored one, rows kept out (an older version). */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  /** Rows not written because the stored version is newer (`versionColumn`). */
+  kept: number;
+}
+
+export interface UpsertOutcome<Row> extends WriteCounts {
+  /** The rows written (inserted or replacing), in the order they were: for each key, the last one is what the table holds. */
+  applied: Row[];
+}
+
+export interface UpsertOptions {
+  /** Columns a replacement leaves as they are (`ingested_at`: when the record entered the service). */
+  keepOnUpdate?: string[];
+  /** A row replaces the stored one only if this column is not older (text order; null is oldest). */
+  versionColumn?: string;
+}
+
 /**
- * Upserts rows on `key`: new rows inserted, existing ones replaced unless the stored
- * version is newer (`versionColumn`). Returns how many keys were new and how many existed.
+ * The rows sorted by key, rows of the same key in their order (a stable sort): written in
+ * key order, a batch touches each page of the key's index once, not once per row (the
+ * SIRENE files are not in SIREN order), and so do the search documents built from it.
  */
-export async function upsertRows(
+function inKeyOrder<Row extends object>(rows: readonly Row[], keys: readonly string[]): readonly Row[] {
+  const keyOf =
+    keys.length === 1
+      ? (row: Row) => String((row as Record<string, unknown>)[keys[0] as string])
+      : (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  const order = rows.map((row, i) => ({ key: keyOf(row), i }));
+  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return order.map((o) => rows[o.i] as Row);
+}
+
+const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A value as better-sqlite3 binds it (Knex does the same for its queries): booleans as 0/1, undefined as null. */
+function sqliteValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/**
+ * Upserts rows on `key`, in order: a new key is inserted; an existing one is replaced unless
+ * the stored version is newer (`versionColumn`), the `keepOnUpdate` columns kept. A key given
+ * twice is written twice, in order (so the newer of the two versions stays). Returns what
+ * happened to each row (inserted, updated or kept: they add up to `rows.length`) and the
+ * rows written, for the search documents.
+ *
+ * SQLite: prepared statements (cached per connection) run row by row inside the caller's
+ * transaction, `changes` telling what happened: `insert … on conflict do nothing`, then for an
+ * existing key `update … where` the stored version is not newer. PostgreSQL: multi-row
+ * `insert … on conflict do update … where … returning (xmax = 0)`, which tells a new row
+ * from a replaced one; a row not returned was kept.
+ */
+export async function upsertRows<Row extends object>(
   trx: Knex.Transaction,
   table: string,
   key: string | string[],
-  rows: Record<string, unknown>[],
-  options: { keepOnUpdate?: string[]; versionColumn?: string } = {},
-): Promise<{ inserted: number; updated: number }> {
-  if (!rows.length) return { inserted: 0, updated: 0 };
+  rows: readonly Row[],
+  options: UpsertOptions = {},
+): Promise<UpsertOutcome<Row>> {
+  const outcome: UpsertOutcome<Row> = { inserted: 0, updated: 0, kept: 0, applied: [] };
+  if (!rows.length) return outcome;
   const keys = Array.isArray(key) ? key : [key];
-  // Last occurrence wins inside one batch.
-  const unique = new Map<string, Record<string, unknown>>();
-  for (const row of rows) unique.set(keys.map((k) => String(row[k])).join('\u0000'), row);
-  const list = [...unique.values()];
-  let existing = 0;
-  if (keys.length === 1) {
-    const k = keys[0] as string;
-    for (let i = 0; i < list.length; i += 900) {
-      const ids = list.slice(i, i + 900).map((r) => r[k] as string);
-      const found = await trx(table).whereIn(k, ids).count<{ n: number | string }[]>('* as n');
-      existing += Number(found[0]?.n ?? 0);
-    }
+  const columns = Object.keys(rows[0] as object);
+  for (const k of keys) if (!columns.includes(k)) throw new Error(`upsertRows ${table} : clé ${k} absente des lignes.`);
+  const keep = options.keepOnUpdate ?? [];
+  const update = columns.filter((c) => !keys.includes(c) && !keep.includes(c));
+  const version = options.versionColumn;
+  if (version && !columns.includes(version)) throw new Error(`upsertRows ${table} : colonne de version ${version} absente des lignes.`);
+  if (kindOf(trx) === 'sqlite') {
+    const t = quoteIdentifier(table);
+    const insertSql = `insert into ${t} (${columns.map(quoteIdentifier).join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
+    const where = [...keys.map((k) => `${quoteIdentifier(k)} = ?`), ...(version ? [`coalesce(${quoteIdentifier(version)}, '') <= coalesce(?, '')`] : [])].join(' and ');
+    const updateSql = update.length ? `update ${t} set ${update.map((c) => `${quoteIdentifier(c)} = ?`).join(', ')} where ${where}` : null;
+    await withSqlite(trx, (conn) => {
+      const insert = statement(conn, insertSql);
+      const replace = updateSql ? statement(conn, updateSql) : null;
+      const n = columns.length;
+      const values: unknown[] = new Array(n);
+      const updateValues: unknown[] = new Array(update.length + keys.length + (version ? 1 : 0));
+      for (const row of inKeyOrder(rows, keys)) {
+        const r = row as Record<string, unknown>;
+        for (let i = 0; i < n; i++) values[i] = sqliteValue(r[columns[i] as string]);
+        if (insert.run(values).changes) {
+          outcome.inserted += 1;
+          outcome.applied.push(row);
+          continue;
+        }
+        if (!replace) {
+          outcome.updated += 1;
+          continue;
+        }
+        let j = 0;
+        for (const c of update) updateValues[j++] = sqliteValue(r[c]);
+        for (const k of keys) updateValues[j++] = sqliteValue(r[k]);
+        if (version) updateValues[j++] = sqliteValue(r[version]);
+        if (replace.run(updateValues).changes) {
+          outcome.updated += 1;
+          outcome.applied.push(row);
+        } else {
+          outcome.kept += 1;
+        }
+      }
+    });
+    return outcome;
   }
-  const columns = Object.keys(list[0] as object);
-  const update = columns.filter((c) => !keys.includes(c) && !(options.keepOnUpdate ?? []).includes(c));
+  // PostgreSQL: one statement cannot touch a row twice, so the n-th occurrence of each key
+  // goes in the n-th round (one round when keys are unique, as they usually are).
+  const keyOf = (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  const rounds: Row[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const id = keyOf(row);
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    (rounds[n] ??= []).push(row);
+  }
   const size = chunkSize(columns.length);
-  for (let i = 0; i < list.length; i += size) {
-    const query = trx(table).insert(list.slice(i, i + size)).onConflict(keys).merge(update);
-    if (options.versionColumn) {
-      const v = options.versionColumn;
+  for (const round of rounds) {
+    for (let i = 0; i < round.length; i += size) {
+      const chunk = round.slice(i, i + size);
+      const query = trx(table).insert(chunk).onConflict(keys).merge(update);
       // An older version never replaces a newer one.
-      query.where(trx.raw(`coalesce(??.??, '') <= coalesce(excluded.??, '')`, [table, v, v]));
+      if (version) query.where(trx.raw(`coalesce(??.??, '') <= coalesce(excluded.??, '')`, [table, version, version]));
+      const returned = (await query.returning([...keys, trx.raw('(xmax = 0) as inserted')])) as Record<string, unknown>[];
+      const byKey = new Map(chunk.map((row) => [keyOf(row), row]));
+      for (const r of returned) {
+        if (r.inserted) outcome.inserted += 1;
+        else outcome.updated += 1;
+        const row = byKey.get(keys.map((k) => String(r[k])).join('\u0000'));
+        if (row) outcome.applied.push(row);
+      }
+      outcome.kept += chunk.length - returned.length;
     }
-    await query;
   }
-  return { inserted: list.length - existing, updated: existing };
+  return outcome;
 }
 
-/** Inserts rows, ignoring those whose key already exists, in chunks under the databases' limits. */
+/** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */
 export async function insertIgnoring(trx: Knex.Transaction, table: string, key: string | string[], rows: Record<string, unknown>[]): Promise<void> {
   if (!rows.length) return;
-  const size = chunkSize(Object.keys(rows[0] as object).length);
   const keys = Array.isArray(key) ? key : [key];
+  const columns = Object.keys(rows[0] as object);
+  if (kindOf(trx) === 'sqlite') {
+    const sql = `insert into ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
+    await withSqlite(trx, (conn) => {
+      const insert = statement(conn, sql);
+      for (const row of rows) insert.run(columns.map((c) => sqliteValue(row[c])));
+    });
+    return;
+  }
+  const size = chunkSize(columns.length);
   for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size)).onConflict(keys).ignore();
 }

@@ -63,9 +63,11 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
     };
   },
   async write(trx: Knex.Transaction, rows) {
-    const result = await upsertRows(trx, 'companies', 'siren', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
-    await reindexCompanies(trx, rows.map((r) => r.siren));
-    return result;
+    const { applied, ...counts } = await upsertRows(trx, 'companies', 'siren', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    // The documents of the companies written, from the rows in hand (a row kept out changed nothing).
+    const written = new Map(applied.map((r) => [r.siren, r]));
+    await reindexCompanies(trx, [...written.keys()], written);
+    return counts;
   },
 };
 
@@ -125,8 +127,8 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
     };
   },
   async write(trx, rows) {
-    const result = await upsertRows(trx, 'establishments', 'siret', rows as unknown as Record<string, unknown>[], { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
-    await reindexCompanies(trx, rows.map((r) => r.siren));
-    return result;
+    const { applied, ...counts } = await upsertRows(trx, 'establishments', 'siret', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    await reindexCompanies(trx, applied.map((r) => r.siren));
+    return counts;
   },
 };

@@ -1,0 +1,160 @@
+// What an import does to rows already stored, on both databases: each row counted once as
+// inserted, updated or kept (an older version), a newer version always winning whatever
+// the order of the rows and the batches, `ingested_at` kept; the search documents follow
+// what is stored; a failure rolls back its own batch only.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { openDatabase, type Database } from '../../src/data/database.js';
+import { migrateLatest } from '../../src/data/migrate.js';
+import { COMPANIES_SEARCH } from '../../src/data/public-search.js';
+import { searchKeys } from '../../src/data/search/full-text.js';
+import { parseQuery } from '../../src/data/search/query-syntax.js';
+import { importFile, type Importer } from '../../src/import/run.js';
+import { IMPORTERS } from '../../src/import/sources/index.js';
+import { upsertRows } from '../../src/import/sources/shared.js';
+import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
+
+const silent = () => ({ update: () => undefined, stop: () => undefined });
+
+const UL_COLUMNS = ['siren', 'dateCreationUniteLegale', 'dateDernierTraitementUniteLegale', 'etatAdministratifUniteLegale', 'denominationUniteLegale', 'activitePrincipaleUniteLegale'];
+const unit = (siren: string, name: string, updated: string) => [siren, '2015-03-02', updated, 'A', name, '43.91B'].join(',');
+const ET_COLUMNS = ['siret', 'dateCreationEtablissement', 'dateDernierTraitementEtablissement', 'etatAdministratifEtablissement', 'etablissementSiege', 'codePostalEtablissement', 'libelleCommuneEtablissement', 'codeCommuneEtablissement'];
+const establishment = (siret: string, town: string, postcode: string, updated: string) => [siret, '2015-03-02', updated, 'A', 'true', postcode, town, '29103'].join(',');
+
+describe('import upserts', function () {
+  this.timeout(30000);
+  let database: TestDatabaseUrl;
+  let db: Database;
+  let dir: string;
+  let n = 0;
+  const csv = (header: string[], lines: string[]) => {
+    const path = join(dir, `f${++n}.csv`);
+    writeFileSync(path, [header.join(','), ...lines].join('\n'));
+    return path;
+  };
+  const units = (lines: string[], options: { batchSize?: number } = {}) =>
+    importFile(db, IMPORTERS['sirene-unites'] as never, csv(UL_COLUMNS, lines), { progress: silent, batchSize: 2, ...options });
+  const establishments = (lines: string[]) => importFile(db, IMPORTERS['sirene-etablissements'] as never, csv(ET_COLUMNS, lines), { progress: silent, batchSize: 2 });
+  const company = (siren: string) => db('companies').where({ siren }).first();
+  const find = async (q: string) => (await searchKeys(db, COMPANIES_SEARCH, parseQuery(q), { limit: 10 })).map((h) => h.key);
+
+  before(async () => {
+    database = freshDatabase();
+    await database.prepare();
+    db = openDatabase(database.databaseUrl);
+    await migrateLatest(db);
+    dir = mkdtempSync(join(tmpdir(), 'upsert-test-'));
+  });
+  after(async () => {
+    await db.destroy();
+    await database.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts each row once: inserted, updated (same or newer version) or kept (older version)', async () => {
+    const first = await units([unit('732829320', 'Alpha', '2026-01-10T10:00:00'), unit('383474814', 'Beta', '2026-01-10T10:00:00'), unit('419223004', 'Gamma', '2026-01-10T10:00:00')]);
+    expect(first).to.include({ read: 3, inserted: 3, updated: 0, kept: 0, skipped: 0 });
+    const ingested = (await company('732829320')).ingested_at;
+
+    const second = await units([
+      unit('732829320', 'Alpha', '2026-01-10T10:00:00'), // the same version: written again
+      unit('383474814', 'Beta nouveau', '2026-06-01T08:00:00'), // newer: replaces
+      unit('419223004', 'Gamma ancien', '2025-01-01T08:00:00'), // older: kept out
+      unit('552100554', 'Delta', '2026-01-10T10:00:00'), // new
+    ]);
+    expect(second).to.include({ read: 4, inserted: 1, updated: 2, kept: 1, skipped: 0 });
+    expect((await company('383474814')).denomination).to.equal('Beta nouveau');
+    expect((await company('419223004')).denomination).to.equal('Gamma');
+    expect((await company('732829320')).ingested_at).to.equal(ingested);
+    // The documents follow what is stored: the newer name, not the older one kept out.
+    expect(await find('beta nouveau')).to.deep.equal(['383474814']);
+    expect(await find('gamma ancien')).to.deep.equal([]);
+    expect(await find('gamma')).to.deep.equal(['419223004']);
+  });
+
+  it('keeps the newest version of a key given twice, whatever their order and batches', async () => {
+    for (const batchSize of [1, 2, 10]) {
+      const siren = batchSize === 1 ? '130025265' : batchSize === 2 ? '130005481' : '180020026';
+      const report = await units(
+        [unit(siren, 'Récent', '2026-09-01T00:00:00'), unit('732829320', 'Alpha', '2026-01-10T10:00:00'), unit(siren, 'Ancien', '2026-02-01T00:00:00')],
+        { batchSize },
+      );
+      // The key is new: inserted once, then its older version kept out.
+      expect(report, `lots de ${batchSize}`).to.include({ read: 3, inserted: 1, updated: 1, kept: 1 });
+      expect((await company(siren)).denomination, `lots de ${batchSize}`).to.equal('Récent');
+      expect(await find('recent'), `lots de ${batchSize}`).to.include(siren);
+      expect(await find('ancien'), `lots de ${batchSize}`).to.not.include(siren);
+    }
+  });
+
+  it('indexes a company with its establishments, whichever file comes first', async () => {
+    // Establishments first: no document until the unit comes.
+    const et = await establishments([establishment('35600000000048', 'LANDERNEAU', '29800', '2026-01-10T10:00:00'), establishment('35600000000055', 'BREST', '29200', '2026-01-10T10:00:00')]);
+    expect(et).to.include({ inserted: 2, kept: 0 });
+    expect(await find('landerneau')).to.deep.equal([]);
+    await units([unit('356000000', 'Epsilon', '2026-01-10T10:00:00')]);
+    expect(await find('epsilon landerneau')).to.deep.equal(['356000000']);
+    expect(await find('brest')).to.deep.equal(['356000000']);
+    // An older establishment changes nothing; a newer one moves the company.
+    const older = await establishments([establishment('35600000000048', 'QUIMPER', '29000', '2025-01-01T00:00:00')]);
+    expect(older).to.include({ read: 1, kept: 1, updated: 0 });
+    expect(await find('quimper')).to.deep.equal([]);
+    const newer = await establishments([establishment('35600000000048', 'MORLAIX', '29600', '2026-03-01T00:00:00')]);
+    expect(newer).to.include({ read: 1, updated: 1 });
+    expect(await find('morlaix')).to.deep.equal(['356000000']);
+    expect(await find('landerneau')).to.deep.equal([]);
+  });
+
+  it('upserts in order and tells which rows were written (upsertRows)', async () => {
+    const now = '2026-11-21T00:00:00.000Z';
+    const row = (siren: string, denomination: string, version: string | null) => ({
+      siren,
+      denomination,
+      sigle: null,
+      nom_personne: null,
+      denomination_usuelle: null,
+      categorie_juridique: null,
+      activite_principale: null,
+      tranche_effectifs: null,
+      categorie_entreprise: null,
+      date_creation: null,
+      etat: 'A',
+      nic_siege: null,
+      source_updated: version,
+      ingested_at: now,
+      updated_at: now,
+    });
+    const rows = [row('900000001', 'Un', '2026-01-01'), row('900000002', 'Deux', null), row('900000001', 'Un ancien', '2025-01-01'), row('900000002', 'Deux daté', '2026-01-01')];
+    const outcome = await db.transaction((trx) => upsertRows(trx, 'companies', 'siren', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' }));
+    expect(outcome).to.include({ inserted: 2, updated: 1, kept: 1 });
+    // A version given beats none; for each key, the last row written is what is stored.
+    expect(outcome.applied.map((r) => r.denomination)).to.have.members(['Un', 'Deux', 'Deux daté']);
+    expect((await company('900000002')).denomination).to.equal('Deux daté');
+    expect((await company('900000001')).denomination).to.equal('Un');
+  });
+
+  it('writes each batch in a transaction of its own: a failure rolls back its batch only', async () => {
+    const failing: Importer<Record<string, string>, { siren: string }> = {
+      name: 'essai',
+      read: IMPORTERS['sirene-unites']!.read as never,
+      map: (r) => ({ row: { siren: r.siren as string } }),
+      async write(trx: Knex.Transaction, rows) {
+        if (rows.some((r) => r.siren === '999999999')) throw new Error('échec voulu');
+        await trx('buyers').insert(rows.map((r) => ({ id: `essai:${r.siren}`, nom: r.siren, siret: null, ingested_at: 'x' })));
+        return { inserted: rows.length, updated: 0, kept: 0 };
+      },
+    };
+    const lines = ['100000001', '100000002', '100000003', '100000004', '100000005', '999999999'].map((s) => unit(s, 'X', '2026-01-01'));
+    const path = csv(UL_COLUMNS, lines);
+    const err = await importFile(db, failing, path, { progress: silent, batchSize: 2 }).catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('échec voulu');
+    // The first two batches were committed; row 5, in the batch that failed, was not.
+    const ids = (await db('buyers').where('id', 'like', 'essai:%').orderBy('id').select('id')).map((r: { id: string }) => r.id);
+    expect(ids).to.deep.equal(['essai:100000001', 'essai:100000002', 'essai:100000003', 'essai:100000004']);
+    // The connection is usable afterwards.
+    expect(await units([unit('100000009', 'Après', '2026-01-01')])).to.include({ inserted: 1 });
+  });
+});
