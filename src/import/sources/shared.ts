@@ -163,7 +163,7 @@ export async function upsertRows<Row extends object>(
         let j = 0;
         for (const c of update) updateValues[j++] = sqliteValue(r[c]);
         for (const k of keys) updateValues[j++] = sqliteValue(r[k]);
-        if (version) updateValues[j++] = sqliteValue(r[version]);
+        if (version) updateValues[j] = sqliteValue(r[version]);
         if (replace.run(updateValues).changes) {
           outcome.updated += 1;
           outcome.applied.push(row);
