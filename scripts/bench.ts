@@ -1,55 +1,39 @@
-// npm run bench: measures and prints figures and ratios (never asserted in tests).
+// npm run bench [-- --no-large]: measures and prints figures and ratios (never asserted in tests).
 // 1. An admitted read call through REST with authentication and quota accounting, on
 //    SQLite, next to a bare node:http server answering the same JSON in the same run.
+// 2. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
+//    a two-word marches.search through the HTTP API, each figure next to its target. On by
+//    default (about 6 minutes on the 2-core machine, data generation included); skipped with
+//    `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps) the generated files.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { hashPassword } from '../src/auth/passwords.js';
-import { createAccount, setOrganisationPlan } from '../src/data/accounts.js';
 import { openDatabase } from '../src/data/database.js';
 import { migrateLatest } from '../src/data/migrate.js';
+import { benchLargeSet } from './bench/large.js';
+import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const unknown = args.filter((a) => a !== '--large' && a !== '--no-large');
+if (unknown.length) {
+  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large).`);
+  process.exit(2);
 }
+const large = args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0';
 
-async function measure(title: string, options: autocannon.Options): Promise<Figures> {
-  // A short warm-up (JIT, caches), then the measured run.
-  await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration: DURATION, connections: CONNECTIONS });
-  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-  console.log(
-    `${title.padEnd(46)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   erreurs ${figures.errors + figures.non2xx}`,
-  );
-  return figures;
-}
-
-async function main(): Promise<void> {
+async function admittedCall(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   const databaseUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
-  const email = 'bench@exemple.fr';
-  const password = 'mot-de-passe-bench';
   const db = openDatabase(databaseUrl);
   await migrateLatest(db);
-  await createAccount(db, { email, passwordHash: await hashPassword(password), organisation: 'Bench', plan: 'subscribed' }, new Date());
-  // A negotiated contract with limits high enough for the run: every call is admitted and counted.
-  await setOrganisationPlan(db, 'Bench', { callsPerMinute: 100_000_000, callsPerDay: 1_000_000_000 });
+  await createBenchAccount(db);
   await db.destroy();
 
-  console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
   const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   try {
-    const { accessToken } = await obtainToken({ baseUrl: service.url, email, password, scope: 'mcp:read' });
+    const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
     const operation = `${service.url}/api/mcp/v1/referentiels.sources`;
     const sample = await fetch(operation, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' }, body: '{}' });
     const sampleBody = await sample.text();
@@ -80,4 +64,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
+await admittedCall();
+if (large) await benchLargeSet();
+else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');

@@ -63,6 +63,7 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
       conn.pragma(`temp_store = ${Number(before.temp)}`);
     });
 }
+
 const MAX_PROBLEMS_KEPT = 1000;
 
 export async function importFile<Raw, Row>(
@@ -92,8 +93,9 @@ export async function importFile<Raw, Row>(
     report.updated += result.updated;
     report.kept += result.kept;
   };
-  const restore = await importSettings(db);
+  let restore: () => Promise<void> = async () => undefined;
   try {
+    restore = await importSettings(db);
     const stamp = now().toISOString();
     for await (const record of importer.read(input.stream)) {
       report.read += 1;
@@ -109,7 +111,7 @@ export async function importFile<Raw, Row>(
     }
     await flush();
   } finally {
-    await restore();
+    await restore().catch(() => undefined);
     progress.update(report.read, input.readBytes());
     progress.stop();
     input.stream.destroy();

@@ -1,0 +1,187 @@
+// The benchmark on the large demo set (1,000,000 companies, 1.55 M establishments, 150,000
+// RGE rows, 300,000 notices): import rates into a fresh SQLite database, then the latency
+// of `entreprises.get` (SIRENs taken from the data, a different one each call) and of a
+// two-word `marches.search` (realistic queries in turn) through the HTTP API of the service
+// started on that database, each figure next to its target.
+//
+// The data set is generated into a temporary directory (~75 s, 2.2 GiB), or read from
+// BENCH_DATA_DIR (generated there first if its files are missing, and kept).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import { openDatabase } from '../../src/data/database.js';
+import { migrateLatest } from '../../src/data/migrate.js';
+import { MAX_SEARCH_DEPTH } from '../../src/data/search/cursor.js';
+import { importFile, type ImportReport } from '../../src/import/run.js';
+import { IMPORTERS } from '../../src/import/sources/index.js';
+import { DEMO_FILES, writeDemoData } from '../demo/index.js';
+import { obtainToken } from '../lib/native-flow.js';
+import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
+import { startProcess, stopProcess } from './processes.js';
+
+/** The targets of this 2-core machine with SQLite (issue « Tests and benchmark »). */
+export const LARGE_TARGETS = { importRowsPerSecond: 50_000, getP99Ms: 5, searchP99Ms: 50 } as const;
+
+/**
+ * Connections of the latency runs (the targets): one, so that the latency is the time of a
+ * call and not of a queue (the service is one Node process on 2 cores, the load generator
+ * takes the other: at n connections a call waits for up to n − 1 others). The same calls
+ * are then measured at 20 connections, for the throughput.
+ */
+const LATENCY_CONNECTIONS = Number(process.env.BENCH_LATENCY_CONNECTIONS ?? 1);
+
+/**
+ * Two-word queries of a construction company watching tenders, taken in turn: precise ones
+ * and broad ones (in the demo set, « rénovation énergétique » or « menuiseries extérieures »
+ * match 7 % of the notices; a search ranks every notice it matches).
+ */
+export const SEARCH_QUERIES = [
+  'toiture ecole',
+  'isolation thermique',
+  'etancheite toiture',
+  'ravalement facades',
+  'peinture ecole',
+  'chauffage gymnase',
+  'renovation energetique',
+  'menuiseries exterieures',
+] as const;
+
+/** What is imported, in this order (units first, on an empty database: the SIRENE rate of the issue). */
+const IMPORTS = [
+  ['sirene-unites', DEMO_FILES.unites],
+  ['sirene-etablissements', DEMO_FILES.etablissements],
+  ['rge', DEMO_FILES.rge],
+  ['boamp', DEMO_FILES.boampJson],
+] as const;
+
+const quiet = () => ({ update: () => undefined, stop: () => undefined });
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
+  const given = process.env.BENCH_DATA_DIR;
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'bench-large-data-'));
+  const cleanup = () => {
+    if (!given) rmSync(dir, { recursive: true, force: true });
+  };
+  if (IMPORTS.every(([, file]) => existsSync(join(dir, file)))) {
+    console.log(`Jeu de données large lu dans ${dir}.`);
+    return { dir, cleanup };
+  }
+  const started = Date.now();
+  console.log(`Génération du jeu de données large dans ${dir}${given ? '' : ' (temporaire)'}…`);
+  try {
+    const written = await writeDemoData({ scale: 'large', outDir: dir, seed: 1 });
+    console.log(`  ${formatInt(written.counts.entreprises)} entreprises, ${formatInt(written.counts.etablissements)} établissements, ${formatInt(written.counts.avis)} avis en ${seconds(Date.now() - started)}.`);
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  return { dir, cleanup };
+}
+
+function importLine(source: string, r: ImportReport): string {
+  const rate = r.read / Math.max(r.seconds, 0.001);
+  return `  ${source.padEnd(22)} ${formatInt(r.read).padStart(10)} lignes en ${r.seconds.toFixed(1).padStart(5)} s : ${formatInt(rate).padStart(7)} lignes/s (${formatInt(r.inserted)} ajoutées, ${formatInt(r.updated)} mises à jour, ${formatInt(r.kept)} gardées, ${formatInt(r.skipped)} écartées)`;
+}
+
+function targetLine(label: string, value: string, target: string, reached: boolean): void {
+  console.log(`${label.padEnd(52)} ${value.padStart(14)}   objectif ${target.padEnd(14)} ${verdict(reached)}`);
+}
+
+export async function benchLargeSet(): Promise<void> {
+  const started = Date.now();
+  console.log('');
+  console.log(`Jeu de données large (SQLite) — latences à ${LATENCY_CONNECTIONS} connexion${LATENCY_CONNECTIONS > 1 ? 's' : ''}, débit à 20`);
+  const data = await dataSet();
+  const dbDir = mkdtempSync(join(tmpdir(), 'bench-large-db-'));
+  const databaseUrl = `sqlite:${join(dbDir, 'bench.sqlite')}`;
+  try {
+    const db = openDatabase(databaseUrl);
+    let sirens: string[];
+    const reports = new Map<string, ImportReport>();
+    try {
+      await migrateLatest(db);
+      await createBenchAccount(db);
+      console.log('Imports dans une base vide :');
+      for (const [source, file] of IMPORTS) {
+        const report = await importFile(db, IMPORTERS[source] as never, join(data.dir, file), { progress: quiet });
+        reports.set(source, report);
+        console.log(importLine(source, report));
+      }
+      // SIRENs spread over the whole table, for entreprises.get.
+      sirens = (await db('companies').whereRaw('rowid % 97 = 0').limit(10_000).pluck('siren')) as string[];
+    } finally {
+      await db.destroy();
+    }
+    const units = reports.get('sirene-unites') as ImportReport;
+    const unitsRate = units.read / Math.max(units.seconds, 0.001);
+
+    const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    let get: { latency: Figures; load: Figures };
+    let search: { latency: Figures; load: Figures };
+    try {
+      const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
+      const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+      const call = async (operation: string, body: unknown) => {
+        const res = await fetch(`${service.url}/api/mcp/v1/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) });
+        const json = (await res.json()) as { results?: unknown[]; total_estimated?: number };
+        if (res.status !== 200) throw new Error(`${operation} en échec : ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+        return { found: json.results?.length ?? 0, total: json.total_estimated ?? 0 };
+      };
+      if ((await call('entreprises.get', { siren: sirens[0] })).found !== 1) throw new Error(`entreprises.get ne trouve pas ${sirens[0]}`);
+      // Each query alone: how many notices it matches (total_estimated, capped by the service) and the median of 5 calls.
+      console.log(`Requêtes de marches.search (avis trouvés, plafonnés à ${formatInt(MAX_SEARCH_DEPTH)} ; médiane de 5 appels) :`);
+      for (const query of SEARCH_QUERIES) {
+        const times: number[] = [];
+        let total = 0;
+        for (let i = 0; i < 6; i++) {
+          const t = performance.now();
+          total = (await call('marches.search', { query })).total;
+          if (i) times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        console.log(`  « ${query} »`.padEnd(30) + `${(total >= MAX_SEARCH_DEPTH ? '≥ ' : '') + formatInt(total)}`.padStart(9) + ` avis  ${(times[2] as number).toFixed(1).padStart(6)} ms`);
+      }
+
+      /** One call after the other, each with the next value of the list. */
+      const rotating = (operation: string, bodies: string[]): autocannon.Options => {
+        let next = 0;
+        return {
+          url: service.url,
+          requests: [
+            {
+              method: 'POST',
+              path: `/api/mcp/v1/${operation}`,
+              headers,
+              setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] as string }),
+            },
+          ],
+        };
+      };
+      const getOptions = rotating('entreprises.get', sirens.map((siren) => JSON.stringify({ siren })));
+      const searchOptions = rotating('marches.search', SEARCH_QUERIES.map((query) => JSON.stringify({ query })));
+      get = {
+        latency: await measure(`entreprises.get (${formatInt(sirens.length)} SIREN tour à tour), ${LATENCY_CONNECTIONS} cx`, getOptions, LATENCY_CONNECTIONS),
+        load: await measure(`entreprises.get, 20 cx`, getOptions, 20),
+      };
+      search = {
+        latency: await measure(`marches.search à deux mots (${SEARCH_QUERIES.length} requêtes), ${LATENCY_CONNECTIONS} cx`, searchOptions, LATENCY_CONNECTIONS),
+        load: await measure(`marches.search à deux mots, 20 cx`, searchOptions, 20),
+      };
+    } finally {
+      await stopProcess(service);
+    }
+
+    console.log('Objectifs (machine à 2 cœurs, SQLite) :');
+    targetLine('Import SIRENE unités légales (base vide)', `${formatInt(unitsRate)} lignes/s`, `≥ ${formatInt(LARGE_TARGETS.importRowsPerSecond)}`, unitsRate >= LARGE_TARGETS.importRowsPerSecond);
+    targetLine(`entreprises.get p99 (${LATENCY_CONNECTIONS} cx)`, `${get.latency.p99} ms`, `< ${LARGE_TARGETS.getP99Ms} ms`, get.latency.p99 < LARGE_TARGETS.getP99Ms);
+    targetLine(`marches.search deux mots p99 (${LATENCY_CONNECTIONS} cx)`, `${search.latency.p99} ms`, `< ${LARGE_TARGETS.searchP99Ms} ms`, search.latency.p99 < LARGE_TARGETS.searchP99Ms);
+    const failed = [get.latency, get.load, search.latency, search.load].reduce((n, f) => n + f.errors + f.non2xx, 0);
+    if (failed) console.log(`Attention : ${failed} appels en erreur pendant les mesures.`);
+    console.log(`Jeu large mesuré en ${seconds(Date.now() - started)}.`);
+  } finally {
+    rmSync(dbDir, { recursive: true, force: true });
+    data.cleanup();
+  }
+}

@@ -1,0 +1,41 @@
+// Pieces shared by the benchmark's parts: an autocannon run with its warm-up, the account
+// the runs call with, and how a figure is printed next to its target.
+import autocannon from 'autocannon';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { createAccount, setOrganisationPlan } from '../../src/data/accounts.js';
+import type { Database } from '../../src/data/database.js';
+
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+export interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** A short warm-up (JIT, caches), then the measured run; prints one line. */
+export async function measure(title: string, options: autocannon.Options, connections = CONNECTIONS): Promise<Figures> {
+  await autocannon({ ...options, duration: 2, connections });
+  const r = await autocannon({ ...options, duration: DURATION, connections });
+  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  console.log(
+    `${title.padEnd(52)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   erreurs ${figures.errors + figures.non2xx}`,
+  );
+  return figures;
+}
+
+export const BENCH_ACCOUNT = { email: 'bench@exemple.fr', password: 'mot-de-passe-bench', organisation: 'Bench' } as const;
+
+/** The account of the runs, in an organisation with a negotiated contract whose limits the runs never reach: every call admitted and counted. */
+export async function createBenchAccount(db: Database): Promise<void> {
+  await createAccount(db, { email: BENCH_ACCOUNT.email, passwordHash: await hashPassword(BENCH_ACCOUNT.password), organisation: BENCH_ACCOUNT.organisation, plan: 'subscribed' }, new Date());
+  await setOrganisationPlan(db, BENCH_ACCOUNT.organisation, { callsPerMinute: 100_000_000, callsPerDay: 1_000_000_000 });
+}
+
+export const verdict = (reached: boolean) => (reached ? 'ATTEINT' : 'NON ATTEINT');
+
+const integer = new Intl.NumberFormat('fr-FR');
+export const formatInt = (n: number) => integer.format(Math.round(n));
