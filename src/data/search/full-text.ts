@@ -93,13 +93,32 @@ export interface SearchDocument {
   fields: Readonly<Record<string, string | null | undefined>>;
 }
 
+/**
+ * The words of texts recently indexed: many documents share a text (an activity and its
+ * label, a town, a buyer), folded once instead of once per document on the import's hot
+ * path. Bounded: emptied when full. The arrays are never handed out, only copies of them.
+ */
+const recentWords = new Map<string, string[]>();
+const RECENT_WORDS_MAX = 4096;
+
+function wordsOf(text: string | null | undefined): string[] {
+  if (!text) return [];
+  let words = recentWords.get(text);
+  if (!words) {
+    words = searchWords(text);
+    if (recentWords.size >= RECENT_WORDS_MAX) recentWords.clear();
+    recentWords.set(text, words);
+  }
+  return words;
+}
+
 /** The words indexed for a document, field by field in column order (`MAX_INDEXED_WORDS` in all). */
 export function indexedWords(index: SearchIndex, fields: SearchDocument['fields']): string[][] {
   for (const field of Object.keys(fields))
     if (!index.columns.some((c) => c.name === field)) throw new Error(`Index ${index.name} : pas de colonne ${field}.`);
   let room = MAX_INDEXED_WORDS;
   return index.columns.map((c) => {
-    const words = searchWords(fields[c.name]).slice(0, room);
+    const words = wordsOf(fields[c.name]).slice(0, room);
     room -= words.length;
     return words;
   });
@@ -189,15 +208,15 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
             if (!old) fresh.push(i);
             else if (old.hash !== hashes[i]) changed.push({ index: i, id: old.id });
           });
-          const ids = new Map<number, number>();
           if (fresh.length) {
-            const returned = batchStatement(conn, `insert into ${keys} (key, hash) values ${marks(fresh.length, '(?, ?)')} returning id, key`, fresh.length, size).all(
-              fresh.flatMap((i) => [(batch[i] as IndexedRow).key, hashes[i]]),
-            ) as { id: number; key: string }[];
-            const byKey = new Map(returned.map((r) => [r.key, r.id]));
-            for (const i of fresh) ids.set(i, byKey.get((batch[i] as IndexedRow).key) as number);
+            // New keys take the next ids (the write transaction holds the database alone):
+            // cheaper than `returning` and a map of the keys back to their rows.
+            const first = ((statement(conn, `select coalesce(max(id), 0) as last from ${keys}`).get() as { last: number }).last) + 1;
+            batchStatement(conn, `insert into ${keys} (id, key, hash) values ${marks(fresh.length, '(?, ?, ?)')}`, fresh.length, size).run(
+              fresh.flatMap((i, n) => [first + n, (batch[i] as IndexedRow).key, hashes[i]]),
+            );
             batchStatement(conn, `insert into "${index.name}" (${columns}) values ${marks(fresh.length, rowMarks)}`, fresh.length, size).run(
-              fresh.flatMap((i) => [ids.get(i), ...(texts[i] as string[])]),
+              fresh.flatMap((i, n) => [first + n, ...(texts[i] as string[])]),
             );
           }
           if (changed.length) {

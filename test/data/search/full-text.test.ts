@@ -218,6 +218,20 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
     await upsertSearchDocuments(db, INDEX, []);
   });
 
+  it('gives a new key the place of the last one deleted without its words', async () => {
+    await upsertSearchDocuments(db, INDEX, [{ key: 'tmp-3', fields: { titre: 'Tuileau mélèze' } }]);
+    await deleteSearchDocuments(db, INDEX, ['tmp-3']);
+    await upsertSearchDocuments(db, INDEX, [
+      { key: 'tmp-4', fields: { titre: 'Lambrequin', texte: 'Tavaillons' } },
+      { key: 'tmp-5', fields: { titre: 'Lambrequin', texte: 'Tavaillons' } },
+    ]);
+    expect(await found('tuileau')).to.deep.equal([]);
+    // Two documents of the same text: the words folded once serve both.
+    expect(await found('lambrequin tavaillons')).to.deep.equal(['tmp-4', 'tmp-5']);
+    await deleteSearchDocuments(db, INDEX, ['tmp-4', 'tmp-5']);
+    expect(await found('lambrequin')).to.deep.equal([]);
+  });
+
   it("writes inside the caller's transaction: a rollback leaves nothing indexed", async () => {
     await db
       .transaction(async (trx) => {
