@@ -384,6 +384,39 @@ export async function searchKeys(db: Knex, index: SearchIndex, parsed: ParsedQue
   return rows.map((r) => ({ key: r.key, rank: Number(r.rank) }));
 }
 
+/**
+ * The `count` best matches and every match tied with the last of them (best first, in no
+ * set order among equal ranks): what a page of `offset + limit` results ordered by rank,
+ * then by the domain's own columns, can hold. Ranked in the index alone, without joining
+ * every match to its record: a broad query (tens of thousands of matches) costs the index's
+ * time only. SQLite: the best `count + 1` first; a tie past the last one (rare) reads the
+ * matches again from the last rank on.
+ */
+export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, count: number): Promise<SearchHit[]> {
+  if (!Number.isInteger(count) || count < 1) throw new Error('Nombre de résultats invalide.');
+  if (kindOf(db) !== 'sqlite') {
+    const top = (await orderByRelevance(db, db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m'))).limit(count + 1)) as { key: string; rank: number | string }[];
+    const hits = top.map((r) => ({ key: r.key, rank: Number(r.rank) }));
+    if (hits.length <= count || hits[count]?.rank !== hits[count - 1]?.rank) return hits.slice(0, count);
+    const last = hits[count - 1]?.rank as number;
+    const all = (await db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m')).where('rank', '>=', last)) as { key: string; rank: number | string }[];
+    return all.map((r) => ({ key: r.key, rank: Number(r.rank) }));
+  }
+  const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+  const match = fts5Query(parsed);
+  return withSqlite(db, (conn) => {
+    const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
+    let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, count + 1) as { id: number; rank: number }[];
+    if (rows.length > count && rows[count]?.rank === rows[count - 1]?.rank) {
+      rows = statement(conn, `select id, rank from (${ranked}) where rank >= ?`).all(match, rows[count - 1]?.rank) as { id: number; rank: number }[];
+    } else {
+      rows = rows.slice(0, count);
+    }
+    const keyOf = statement(conn, `select key from "${keysTable(index)}" where id = ?`).pluck();
+    return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));
+  });
+}
+
 /** How many documents match, counted up to `cap` at most (`min(count, cap)`). */
 export async function countMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, cap: number): Promise<number> {
   if (!Number.isInteger(cap) || cap < 0) throw new Error('Plafond de comptage invalide.');
