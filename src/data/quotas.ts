@@ -2,6 +2,7 @@
 // distinct files opened per Paris day. Every check-and-count runs serialised per account:
 // on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
 // PostgreSQL in a transaction holding an advisory lock on the account.
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf, type Database } from './database.js';
 import { statement, withSqlite } from './sqlite-statements.js';
@@ -123,21 +124,82 @@ function judge(
   return refusals.sort((a, b) => b.retryAfterMs - a.retryAfterMs)[0] ?? null;
 }
 
+interface PendingAdmission {
+  accountId: string;
+  limits: Limits;
+  nowMs: number;
+  resolve: (verdict: CallVerdict) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { verdict: CallVerdict } | { error: unknown };
+
+/** One admission on SQLite, inside the caller's transaction. */
+function admitOn(conn: BetterSqlite3.Database, p: Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>): CallVerdict {
+  return runSync(
+    admitSteps(p.accountId, p.limits, p.nowMs),
+    (sql, params) => statement(conn, sql).get(...params),
+    (sql, params) => statement(conn, sql).run(...params).changes,
+  );
+}
+
+/**
+ * Decides a group in one transaction. If it fails, nothing of it was kept: each admission
+ * is then decided again alone, in the same order, so a failure tied to one call (a write
+ * error on its account) refuses only that call. A database still locked by another process
+ * after busy_timeout refuses the whole group at once: retrying each would only wait again.
+ */
+function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): Outcome[] {
+  try {
+    return conn
+      .transaction(() => group.map((p) => admitOn(conn, p)))
+      .immediate()
+      .map((verdict) => ({ verdict }));
+  } catch (err) {
+    if (group.length === 1 || String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return group.map(() => ({ error: err }));
+    return group.map((p) => {
+      try {
+        return { verdict: conn.transaction(() => admitOn(conn, p)).immediate() };
+      } catch (error) {
+        return { error };
+      }
+    });
+  }
+}
+
+/**
+ * On SQLite, admissions are committed in groups: the calls that ask during one turn of the
+ * event loop are decided one by one, in the order they asked, inside one BEGIN IMMEDIATE
+ * transaction, and each is answered once that transaction is committed. Every decision is
+ * the same as if each call had its own transaction (same order, same counts, durable before
+ * the answer), but the commit, the costliest part, is paid once per group.
+ */
 class SqliteQuotaStore implements QuotaStore {
+  private queue: PendingAdmission[] = [];
+
   constructor(private readonly db: Database) {}
 
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
-    return withSqlite(this.db, (conn) =>
-      conn
-        .transaction(() =>
-          runSync(
-            admitSteps(accountId, limits, nowMs),
-            (sql, params) => statement(conn, sql).get(...params),
-            (sql, params) => statement(conn, sql).run(...params).changes,
-          ),
-        )
-        .immediate(),
-    );
+    return new Promise((resolve, reject) => {
+      // setImmediate runs after the poll phase: every request read in this turn is queued by then.
+      if (this.queue.push({ accountId, limits, nowMs, resolve, reject }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue;
+    this.queue = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = await withSqlite(this.db, (conn) => decideGroup(conn, group));
+    } catch (err) {
+      outcomes = group.map(() => ({ error: err }));
+    }
+    group.forEach((pending, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if ('verdict' in outcome) pending.resolve(outcome.verdict);
+      else pending.reject(outcome.error);
+    });
   }
 
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
