@@ -4,6 +4,7 @@
 // PostgreSQL in a transaction holding an advisory lock on the account.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { excusingWrites } from './change-stamp.js';
 import { kindOf, type Database } from './database.js';
 import { statement, withSqlite } from './sqlite-statements.js';
 
@@ -191,7 +192,7 @@ class SqliteQuotaStore implements QuotaStore {
     this.queue = [];
     let outcomes: Outcome[];
     try {
-      outcomes = await withSqlite(this.db, (conn) => decideGroup(conn, group));
+      outcomes = await withSqlite(this.db, (conn) => excusingWrites(conn, () => decideGroup(conn, group)));
     } catch (err) {
       outcomes = group.map(() => ({ error: err }));
     }
@@ -204,7 +205,8 @@ class SqliteQuotaStore implements QuotaStore {
 
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
     return withSqlite(this.db, (conn) =>
-      conn
+      excusingWrites(conn, () =>
+        conn
         .transaction((): FileVerdict => {
           const seen = statement(conn, 'select 1 from file_opens where account_id = ? and day = ? and file_key = ?').get(accountId, day, fileKey);
           if (seen) return { admitted: true, counted: false };
@@ -215,6 +217,7 @@ class SqliteQuotaStore implements QuotaStore {
           return { admitted: true, counted: true };
         })
         .immediate(),
+      ),
     );
   }
 
