@@ -62,16 +62,29 @@ const SQL = {
 /** One SQL statement at a time, synchronously (SQLite) or not (PostgreSQL). */
 type Run<R> = (sql: string, params: unknown[]) => R;
 
-/** The check-and-count, written once over either database's way of running SQL. */
-function* admitSteps(
-  accountId: string,
-  limits: Limits,
-  nowMs: number,
-): Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, CallVerdict, unknown> {
-  const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
-  let day = Number(row?.day_count ?? 0);
-  let minute = Number(row?.minute_count ?? 0);
-  let floor = Number(row?.minute_floor_ms ?? 0);
+type Step = { kind: 'get' | 'run'; sql: string; params: unknown[] };
+
+/** An account's row of `quota_accounts`: the calls in each window, and the minute window's start. */
+interface Counters {
+  day: number;
+  minute: number;
+  floor: number;
+}
+
+/**
+ * The check-and-count, written once over either database's way of running SQL. `known` is
+ * the account's counters when the same transaction already holds them (a group on SQLite);
+ * the caller saves the counters it gets back (`saveStep`).
+ */
+function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
+  let day: number, minute: number, floor: number;
+  if (known) ({ day, minute, floor } = known);
+  else {
+    const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
+    day = Number(row?.day_count ?? 0);
+    minute = Number(row?.minute_count ?? 0);
+    floor = Number(row?.minute_floor_ms ?? 0);
+  }
   const minuteStart = nowMs - MINUTE_MS;
   if (minuteStart > floor) {
     const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart] }) as { n: unknown };
@@ -91,19 +104,29 @@ function* admitSteps(
     day += 1;
     minute += 1;
   }
-  yield { kind: 'run', sql: SQL.save, params: [accountId, day, minute, floor] };
-  return verdict ?? { admitted: true };
+  return { verdict: verdict ?? { admitted: true }, counters: { day, minute, floor } };
+}
+
+function saveStep(accountId: string, c: Counters): Step {
+  return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor] };
+}
+
+/** One admission, counters read and saved (PostgreSQL: one transaction per call). */
+function* admitOne(accountId: string, limits: Limits, nowMs: number): Generator<Step, CallVerdict, unknown> {
+  const { verdict, counters } = yield* admitSteps(accountId, limits, nowMs);
+  yield saveStep(accountId, counters);
+  return verdict;
 }
 
 /** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
-function runSync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<unknown>, run: Run<number>): T {
+function runSync<T>(steps: Generator<Step, T, unknown>, get: Run<unknown>, run: Run<number>): T {
   let next = steps.next();
   while (!next.done) next = steps.next(next.value.kind === 'get' ? get(next.value.sql, next.value.params) : run(next.value.sql, next.value.params));
   return next.value;
 }
 
 /** Drives the steps with an asynchronous runner (PostgreSQL in a locked transaction). */
-async function runAsync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
+async function runAsync<T>(steps: Generator<Step, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
   let next = steps.next();
   while (!next.done) next = steps.next(next.value.kind === 'get' ? await get(next.value.sql, next.value.params) : await run(next.value.sql, next.value.params));
   return next.value;
@@ -135,13 +158,25 @@ interface PendingAdmission {
 
 type Outcome = { verdict: CallVerdict } | { error: unknown };
 
-/** One admission on SQLite, inside the caller's transaction. */
-function admitOn(conn: BetterSqlite3.Database, p: Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>): CallVerdict {
-  return runSync(
-    admitSteps(p.accountId, p.limits, p.nowMs),
-    (sql, params) => statement(conn, sql).get(...params),
-    (sql, params) => statement(conn, sql).run(...params).changes,
-  );
+/**
+ * Admissions on SQLite, in order, inside the caller's transaction. Each account's counters
+ * are read once and saved once for the whole group: in between they are exactly what the
+ * table would hold (nothing else writes in this transaction).
+ */
+function admitInOrder(conn: BetterSqlite3.Database, items: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): CallVerdict[] {
+  const get = (sql: string, params: unknown[]) => statement(conn, sql).get(...params);
+  const run = (sql: string, params: unknown[]) => statement(conn, sql).run(...params).changes;
+  const counters = new Map<string, Counters>();
+  const verdicts = items.map((p) => {
+    const outcome = runSync(admitSteps(p.accountId, p.limits, p.nowMs, counters.get(p.accountId)), get, run);
+    counters.set(p.accountId, outcome.counters);
+    return outcome.verdict;
+  });
+  for (const [accountId, c] of counters) {
+    const step = saveStep(accountId, c);
+    run(step.sql, step.params);
+  }
+  return verdicts;
 }
 
 /**
@@ -153,14 +188,14 @@ function admitOn(conn: BetterSqlite3.Database, p: Pick<PendingAdmission, 'accoun
 function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): Outcome[] {
   try {
     return conn
-      .transaction(() => group.map((p) => admitOn(conn, p)))
+      .transaction(() => admitInOrder(conn, group))
       .immediate()
       .map((verdict) => ({ verdict }));
   } catch (err) {
     if (group.length === 1 || String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return group.map(() => ({ error: err }));
     return group.map((p) => {
       try {
-        return { verdict: conn.transaction(() => admitOn(conn, p)).immediate() };
+        return { verdict: conn.transaction(() => admitInOrder(conn, [p])[0] as CallVerdict).immediate() };
       } catch (error) {
         return { error };
       }
@@ -249,7 +284,7 @@ class PostgresQuotaStore implements QuotaStore {
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
     return this.locked(accountId, (trx) =>
       runAsync(
-        admitSteps(accountId, limits, nowMs),
+        admitOne(accountId, limits, nowMs),
         async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rows[0],
         async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rowCount as number,
       ),

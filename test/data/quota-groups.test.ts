@@ -41,6 +41,19 @@ describe('quota admissions in groups', () => {
     expect(refused.retryAfterMs).to.equal(T0 + 60_000);
   });
 
+  it('a group continues from the counters the previous group saved (read once and saved once per account and group)', async () => {
+    const a = account();
+    const first = await Promise.all([0, 1, 2].map((i) => store.admitCall(a, FREE, T0 + i)));
+    const second = await Promise.all([3, 4, 5, 6].map((i) => store.admitCall(a, FREE, T0 + i)));
+    if (!usingPostgres) expect([...first, ...second].map(verdictText)).to.deep.equal(['ok', 'ok', 'ok', 'ok', 'ok', 'minute', 'minute']);
+    expect([...first, ...second].filter((v) => v.admitted)).to.have.length(5);
+    expect(await db('quota_accounts').where({ account_id: a }).first('minute_count', 'day_count')).to.deep.equal({ minute_count: 5, day_count: 5 });
+    // One minute after the first call, exactly one unit is free again.
+    const later = await Promise.all([0, 1].map(() => store.admitCall(a, FREE, T0 + 60_000)));
+    expect(later.map(verdictText).sort()).to.deep.equal(['minute', 'ok']);
+    expect(await logged(a)).to.equal(6);
+  });
+
   it('interleaved accounts in one group are counted apart, each in its own order', async () => {
     const [a, b] = [account(), account()];
     const limits = { ...FREE, callsPerMinute: 2 };
