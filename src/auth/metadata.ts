@@ -13,7 +13,6 @@ export function createMetadataRoutes(auth: AuthServer): Middleware {
     resource_name: 'Données marchés publics et bâtiment (MCP et REST)',
     resource_documentation: `${auth.issuer}/docs/llms.txt`,
   };
-  const providerCallback = auth.provider.callback();
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/.well-known/oauth-protected-resource' || ctx.path === '/.well-known/oauth-protected-resource/api/mcp') {
@@ -25,7 +24,7 @@ export function createMetadataRoutes(auth: AuthServer): Middleware {
       // The same document oidc-provider publishes at its OpenID discovery address.
       ctx.req.url = '/.well-known/openid-configuration';
       ctx.respond = false;
-      await providerCallback(ctx.req, ctx.res);
+      await auth.handle(ctx.req, ctx.res);
       return;
     }
     return next();
@@ -34,7 +33,6 @@ export function createMetadataRoutes(auth: AuthServer): Middleware {
 
 /** Everything else under /oauth/ (authorize, token, revoke, register, jwks) goes to oidc-provider. */
 export function createProviderMount(auth: AuthServer): Middleware {
-  const providerCallback = auth.provider.callback();
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/oauth/') && ctx.path !== '/.well-known/openid-configuration') return next();
     if (ctx.path === '/oauth/authorize' && ctx.method === 'GET') {
@@ -46,6 +44,6 @@ export function createProviderMount(auth: AuthServer): Middleware {
       }
     }
     ctx.respond = false;
-    await providerCallback(ctx.req, ctx.res);
+    await auth.handle(ctx.req, ctx.res);
   };
 }

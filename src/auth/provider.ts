@@ -1,7 +1,9 @@
 // The OAuth 2.1 authorization server: oidc-provider with our Knex storage, open dynamic
 // registration (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the
 // one canonical resource, PKCE S256 always, opaque access tokens, rotated refresh tokens.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { loadAccount } from '../data/accounts.js';
 import type { Database } from '../data/database.js';
@@ -21,6 +23,8 @@ export interface AuthServerSettings {
 
 export interface AuthServer {
   provider: Provider;
+  /** The provider's own HTTP handler (authorize, token, revoke, discovery…); see `providerHandler`. */
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   issuer: string;
   /** The canonical resource: `{base_url}/api/mcp`. */
   resource: string;
@@ -111,5 +115,44 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
   };
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', () => undefined);
-  return { provider, issuer, resource, csrfKey };
+  return { provider, handle: await providerHandler(provider), issuer, resource, csrfKey };
+}
+
+/**
+ * oidc-provider runs each of its requests in an AsyncLocalStorage. On Node 20, once such a
+ * storage has run, promise hooks stay on for every promise of the process, OAuth or not:
+ * about 7 % of the CPU of every API call. The storage is read only by a feature we leave
+ * off (client metadata documents); so when the last OAuth request in progress ends, it is
+ * disabled, which turns the hooks off until the next OAuth request turns them on again.
+ */
+async function providerHandler(provider: Provider): Promise<AuthServer['handle']> {
+  const callback = provider.callback();
+  const als = await providerStorage();
+  let inProgress = 0;
+  return async (req, res) => {
+    inProgress += 1;
+    try {
+      await callback(req, res);
+    } finally {
+      inProgress -= 1;
+      if (inProgress === 0) als?.disable();
+    }
+  };
+}
+
+/**
+ * The storage instance oidc-provider itself uses. Not part of its typed interface: loaded by
+ * path, and tolerated if it moves (null: nothing disabled). It must come from the same
+ * module instance as the provider's: an ES import when this code runs as an ES module
+ * (`npm start`), a require when it was loaded as CommonJS (as mocha loads it through tsx).
+ */
+export async function providerStorage(): Promise<AsyncLocalStorage<unknown> | null> {
+  const path = 'oidc-provider/lib/helpers/als.js';
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS only, see above
+    const loaded = (typeof require === 'function' ? require(path) : await import(path)) as { default?: unknown };
+    return loaded.default instanceof AsyncLocalStorage ? loaded.default : null;
+  } catch {
+    return null;
+  }
 }

@@ -2,6 +2,7 @@
 // token's id is the token itself), and `jti` is stripped from the stored payload and
 // given back on read, so the table never holds a usable token.
 import { createHash } from 'node:crypto';
+import { excusingWrites } from './change-stamp.js';
 import { kindOf, type Database } from './database.js';
 import { statement, withSqlite } from './sqlite-statements.js';
 
@@ -132,6 +133,18 @@ export async function listGrants(db: Database, accountId: string, resource: stri
   return out.sort((a, b) => (a.grantedAt < b.grantedAt ? 1 : -1));
 }
 
+/** The last use of a grant: excused on SQLite, as it changes nothing a call caches (data/change-stamp.ts). */
 export async function recordGrantUse(db: Database, grantId: string, at: Date): Promise<void> {
+  if (kindOf(db) === 'sqlite') {
+    await withSqlite(db, (conn) =>
+      excusingWrites(conn, () =>
+        statement(conn, 'insert into ai_access_usage (grant_id, last_used_at) values (?, ?) on conflict (grant_id) do update set last_used_at = excluded.last_used_at').run(
+          grantId,
+          at.toISOString(),
+        ),
+      ),
+    );
+    return;
+  }
   await db('ai_access_usage').insert({ grant_id: grantId, last_used_at: at.toISOString() }).onConflict('grant_id').merge();
 }

@@ -2,7 +2,9 @@
 // distinct files opened per Paris day. Every check-and-count runs serialised per account:
 // on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
 // PostgreSQL in a transaction holding an advisory lock on the account.
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { excusingWrites } from './change-stamp.js';
 import { kindOf, type Database } from './database.js';
 import { statement, withSqlite } from './sqlite-statements.js';
 
@@ -60,16 +62,29 @@ const SQL = {
 /** One SQL statement at a time, synchronously (SQLite) or not (PostgreSQL). */
 type Run<R> = (sql: string, params: unknown[]) => R;
 
-/** The check-and-count, written once over either database's way of running SQL. */
-function* admitSteps(
-  accountId: string,
-  limits: Limits,
-  nowMs: number,
-): Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, CallVerdict, unknown> {
-  const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
-  let day = Number(row?.day_count ?? 0);
-  let minute = Number(row?.minute_count ?? 0);
-  let floor = Number(row?.minute_floor_ms ?? 0);
+type Step = { kind: 'get' | 'run'; sql: string; params: unknown[] };
+
+/** An account's row of `quota_accounts`: the calls in each window, and the minute window's start. */
+interface Counters {
+  day: number;
+  minute: number;
+  floor: number;
+}
+
+/**
+ * The check-and-count, written once over either database's way of running SQL. `known` is
+ * the account's counters when the same transaction already holds them (a group on SQLite);
+ * the caller saves the counters it gets back (`saveStep`).
+ */
+function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
+  let day: number, minute: number, floor: number;
+  if (known) ({ day, minute, floor } = known);
+  else {
+    const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
+    day = Number(row?.day_count ?? 0);
+    minute = Number(row?.minute_count ?? 0);
+    floor = Number(row?.minute_floor_ms ?? 0);
+  }
   const minuteStart = nowMs - MINUTE_MS;
   if (minuteStart > floor) {
     const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart] }) as { n: unknown };
@@ -89,19 +104,29 @@ function* admitSteps(
     day += 1;
     minute += 1;
   }
-  yield { kind: 'run', sql: SQL.save, params: [accountId, day, minute, floor] };
-  return verdict ?? { admitted: true };
+  return { verdict: verdict ?? { admitted: true }, counters: { day, minute, floor } };
+}
+
+function saveStep(accountId: string, c: Counters): Step {
+  return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor] };
+}
+
+/** One admission, counters read and saved (PostgreSQL: one transaction per call). */
+function* admitOne(accountId: string, limits: Limits, nowMs: number): Generator<Step, CallVerdict, unknown> {
+  const { verdict, counters } = yield* admitSteps(accountId, limits, nowMs);
+  yield saveStep(accountId, counters);
+  return verdict;
 }
 
 /** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
-function runSync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<unknown>, run: Run<number>): T {
+function runSync<T>(steps: Generator<Step, T, unknown>, get: Run<unknown>, run: Run<number>): T {
   let next = steps.next();
   while (!next.done) next = steps.next(next.value.kind === 'get' ? get(next.value.sql, next.value.params) : run(next.value.sql, next.value.params));
   return next.value;
 }
 
 /** Drives the steps with an asynchronous runner (PostgreSQL in a locked transaction). */
-async function runAsync<T>(steps: Generator<{ kind: 'get' | 'run'; sql: string; params: unknown[] }, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
+async function runAsync<T>(steps: Generator<Step, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
   let next = steps.next();
   while (!next.done) next = steps.next(next.value.kind === 'get' ? await get(next.value.sql, next.value.params) : await run(next.value.sql, next.value.params));
   return next.value;
@@ -123,26 +148,100 @@ function judge(
   return refusals.sort((a, b) => b.retryAfterMs - a.retryAfterMs)[0] ?? null;
 }
 
+interface PendingAdmission {
+  accountId: string;
+  limits: Limits;
+  nowMs: number;
+  resolve: (verdict: CallVerdict) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { verdict: CallVerdict } | { error: unknown };
+
+/**
+ * Admissions on SQLite, in order, inside the caller's transaction. Each account's counters
+ * are read once and saved once for the whole group: in between they are exactly what the
+ * table would hold (nothing else writes in this transaction).
+ */
+function admitInOrder(conn: BetterSqlite3.Database, items: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): CallVerdict[] {
+  const get = (sql: string, params: unknown[]) => statement(conn, sql).get(...params);
+  const run = (sql: string, params: unknown[]) => statement(conn, sql).run(...params).changes;
+  const counters = new Map<string, Counters>();
+  const verdicts = items.map((p) => {
+    const outcome = runSync(admitSteps(p.accountId, p.limits, p.nowMs, counters.get(p.accountId)), get, run);
+    counters.set(p.accountId, outcome.counters);
+    return outcome.verdict;
+  });
+  for (const [accountId, c] of counters) {
+    const step = saveStep(accountId, c);
+    run(step.sql, step.params);
+  }
+  return verdicts;
+}
+
+/**
+ * Decides a group in one transaction. If it fails, nothing of it was kept: each admission
+ * is then decided again alone, in the same order, so a failure tied to one call (a write
+ * error on its account) refuses only that call. A database still locked by another process
+ * after busy_timeout refuses the whole group at once: retrying each would only wait again.
+ */
+function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): Outcome[] {
+  try {
+    return conn
+      .transaction(() => admitInOrder(conn, group))
+      .immediate()
+      .map((verdict) => ({ verdict }));
+  } catch (err) {
+    if (group.length === 1 || String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return group.map(() => ({ error: err }));
+    return group.map((p) => {
+      try {
+        return { verdict: conn.transaction(() => admitInOrder(conn, [p])[0] as CallVerdict).immediate() };
+      } catch (error) {
+        return { error };
+      }
+    });
+  }
+}
+
+/**
+ * On SQLite, admissions are committed in groups: the calls that ask during one turn of the
+ * event loop are decided one by one, in the order they asked, inside one BEGIN IMMEDIATE
+ * transaction, and each is answered once that transaction is committed. Every decision is
+ * the same as if each call had its own transaction (same order, same counts, durable before
+ * the answer), but the commit, the costliest part, is paid once per group.
+ */
 class SqliteQuotaStore implements QuotaStore {
+  private queue: PendingAdmission[] = [];
+
   constructor(private readonly db: Database) {}
 
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
-    return withSqlite(this.db, (conn) =>
-      conn
-        .transaction(() =>
-          runSync(
-            admitSteps(accountId, limits, nowMs),
-            (sql, params) => statement(conn, sql).get(...params),
-            (sql, params) => statement(conn, sql).run(...params).changes,
-          ),
-        )
-        .immediate(),
-    );
+    return new Promise((resolve, reject) => {
+      // setImmediate runs after the poll phase: every request read in this turn is queued by then.
+      if (this.queue.push({ accountId, limits, nowMs, resolve, reject }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue;
+    this.queue = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = await withSqlite(this.db, (conn) => excusingWrites(conn, () => decideGroup(conn, group)));
+    } catch (err) {
+      outcomes = group.map(() => ({ error: err }));
+    }
+    group.forEach((pending, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if ('verdict' in outcome) pending.resolve(outcome.verdict);
+      else pending.reject(outcome.error);
+    });
   }
 
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
     return withSqlite(this.db, (conn) =>
-      conn
+      excusingWrites(conn, () =>
+        conn
         .transaction((): FileVerdict => {
           const seen = statement(conn, 'select 1 from file_opens where account_id = ? and day = ? and file_key = ?').get(accountId, day, fileKey);
           if (seen) return { admitted: true, counted: false };
@@ -153,6 +252,7 @@ class SqliteQuotaStore implements QuotaStore {
           return { admitted: true, counted: true };
         })
         .immediate(),
+      ),
     );
   }
 
@@ -184,7 +284,7 @@ class PostgresQuotaStore implements QuotaStore {
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
     return this.locked(accountId, (trx) =>
       runAsync(
-        admitSteps(accountId, limits, nowMs),
+        admitOne(accountId, limits, nowMs),
         async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rows[0],
         async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rowCount as number,
       ),
