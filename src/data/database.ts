@@ -18,6 +18,9 @@ export function databaseKind(url: string): DatabaseKind {
   throw new Error('DATABASE_URL doit commencer par sqlite: ou postgres://');
 }
 
+/** Page cache of the service's SQLite connection (KiB). */
+export const SQLITE_CACHE_KIB = 64 * 1024;
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   if (databaseKind(url) === 'sqlite') {
     const filename = url.slice('sqlite:'.length);
@@ -36,6 +39,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
           conn.pragma('synchronous = NORMAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
+          // 64 MiB of page cache instead of SQLite's 2 MiB: a broad search reads the search
+          // index's pages of tens of thousands of matches (on the large demo set, a two-word
+          // notice search went from ~50 to ~30 ms once its pages stayed in memory).
+          conn.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
           done(null, conn);
         },
       },

@@ -389,10 +389,14 @@ export async function searchKeys(db: Knex, index: SearchIndex, parsed: ParsedQue
  * set order among equal ranks): what a page of `offset + limit` results ordered by rank,
  * then by the domain's own columns, can hold. Ranked in the index alone, without joining
  * every match to its record: a broad query (tens of thousands of matches) costs the index's
- * time only. SQLite: the best `count + 1` first; a tie past the last one (rare) reads the
- * matches again from the last rank on.
+ * time only. SQLite: the best `count + TIES_READ` in one pass (ties are common: notices of
+ * one template share a rank; keeping the best thousand costs about what keeping ten does);
+ * only a tie running past them reads the matches again from the last rank on.
  */
-export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, count: number): Promise<SearchHit[]> {
+/** Matches read beyond the `count` asked by `bestMatches`, for the ties of the last one. */
+export const TIES_READ = 1000;
+
+export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, count: number, tiesRead = TIES_READ): Promise<SearchHit[]> {
   if (!Number.isInteger(count) || count < 1) throw new Error('Nombre de résultats invalide.');
   if (kindOf(db) !== 'sqlite') {
     const top = (await orderByRelevance(db, db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m'))).limit(count + 1)) as { key: string; rank: number | string }[];
@@ -406,11 +410,14 @@ export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQu
   const match = fts5Query(parsed);
   return withSqlite(db, (conn) => {
     const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
-    let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, count + 1) as { id: number; rank: number }[];
-    if (rows.length > count && rows[count]?.rank === rows[count - 1]?.rank) {
-      rows = statement(conn, `select id, rank from (${ranked}) where rank >= ?`).all(match, rows[count - 1]?.rank) as { id: number; rank: number }[];
-    } else {
-      rows = rows.slice(0, count);
+    const read = count + tiesRead;
+    let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, read) as { id: number; rank: number }[];
+    if (rows.length >= count) {
+      const last = (rows[count - 1] as { rank: number }).rank;
+      rows =
+        rows.length === read && (rows[read - 1] as { rank: number }).rank === last
+          ? (statement(conn, `select id, rank from (${ranked}) where rank >= ?`).all(match, last) as { id: number; rank: number }[])
+          : rows.filter((r) => r.rank >= last);
     }
     const keyOf = statement(conn, `select key from "${keysTable(index)}" where id = ?`).pluck();
     return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));

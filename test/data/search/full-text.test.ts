@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/data/database.js';
 import {
+  bestMatches,
   countMatches,
   createSearchIndex,
   defineSearchIndex,
@@ -188,6 +189,20 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
       expect(pages).to.deep.equal(full);
     }
     expect(await searchKeys(db, INDEX, parsed, { limit: 5, offset: full.length })).to.deep.equal([]);
+  });
+
+  it('gives the best matches and every one tied with the last, whatever the ties read ahead', async () => {
+    for (const query of ['toiture', 'travaux', 'couverture, charpente', 'zinc', 'introuvable']) {
+      const all = await searchKeys(db, INDEX, parseQuery(query), { limit: 1000 });
+      for (const count of [1, 2, 3, 5, 50]) {
+        const boundary = all[Math.min(count, all.length) - 1]?.rank;
+        const want = all.filter((h) => boundary !== undefined && h.rank >= boundary).map((h) => h.key).sort();
+        for (const tiesRead of [0, 1, 1000]) {
+          const got = await bestMatches(db, INDEX, parseQuery(query), count, tiesRead);
+          expect(got.map((h) => h.key).sort(), `${query} ${count} ${tiesRead}`).to.deep.equal(want);
+        }
+      }
+    }
   });
 
   it('counts the matches up to a cap', async () => {
