@@ -136,6 +136,26 @@ describe('import upserts', function () {
     expect((await company('900000001')).denomination).to.equal('Un');
   });
 
+  it('writes in key order within each window of batches, a key given twice in the order read', async () => {
+    const batches: string[][] = [];
+    const recording: Importer<Record<string, string>, { siren: string; nom: string }> = {
+      name: 'essai-ordre',
+      read: IMPORTERS['sirene-unites']!.read as never,
+      map: (r) => ({ row: { siren: r.siren as string, nom: r.denominationUniteLegale as string } }),
+      sortKey: (row) => row.siren,
+      async write(_trx, rows) {
+        batches.push(rows.map((r) => `${r.siren.slice(-1)}${r.nom}`));
+        return { inserted: rows.length, updated: 0, kept: 0 };
+      },
+    };
+    const read = [['100000009', 'a'], ['100000003', 'b'], ['100000007', 'c'], ['100000003', 'd'], ['100000001', 'e'], ['100000005', 'f'], ['100000002', 'g'], ['100000001', 'h']];
+    const path = csv(UL_COLUMNS, read.map(([siren, nom]) => unit(siren as string, nom as string, '2026-01-01')));
+    const report = await importFile(db, recording, path, { progress: silent, batchSize: 2, sortWindowBatches: 3 });
+    // Windows of 3 batches of 2 rows: the first six rows sorted together, then the last two.
+    expect(batches).to.deep.equal([['1e', '3b'], ['3d', '5f'], ['7c', '9a'], ['1h', '2g']]);
+    expect(report).to.include({ read: 8, inserted: 8 });
+  });
+
   it('writes each batch in a transaction of its own: a failure rolls back its batch only', async () => {
     const failing: Importer<Record<string, string>, { siren: string }> = {
       name: 'essai',

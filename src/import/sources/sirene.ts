@@ -33,6 +33,7 @@ export interface CompanyRow {
 export const sireneUnites: Importer<Csv, CompanyRow> = {
   name: 'sirene-unites',
   read: (stream: Readable) => csvRecords(stream, ','),
+  sortKey: (row) => row.siren,
   map(r, now): Mapped<CompanyRow> {
     const siren = r.siren?.trim();
     if (!isSiren(siren)) return { skip: `SIREN absent ou invalide (${r.siren ?? ''})` };
@@ -93,6 +94,7 @@ export interface EstablishmentRow {
 export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
   name: 'sirene-etablissements',
   read: (stream: Readable) => csvRecords(stream, ','),
+  sortKey: (row) => row.siret,
   map(r, now): Mapped<EstablishmentRow> {
     const siret = r.siret?.trim();
     if (!isSiret(siret)) return { skip: `SIRET absent ou invalide (${r.siret ?? ''})` };
