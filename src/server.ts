@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './data/database.js';
+import { startCheckpointer, type Checkpointer } from './data/checkpointer.js';
+import { databaseKind, openDatabase, type Database } from './data/database.js';
 import { migrateLatest } from './data/migrate.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -23,6 +24,12 @@ export async function startService(
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   await migrateLatest(db);
+  // SQLite file: WAL checkpoints in a thread of their own, never inside a call's commit.
+  const sqliteFile = databaseKind(config.databaseUrl) === 'sqlite' ? config.databaseUrl.slice('sqlite:'.length) : ':memory:';
+  const checkpointer: Checkpointer | null =
+    sqliteFile !== ':memory:'
+      ? await startCheckpointer(db, sqliteFile, { onFailure: (message) => logger.error({ err: message }, 'points de contrôle du journal WAL : repris par la connexion du service') })
+      : null;
   // Listen first: with PORT=0 the real port is part of the issuer and of every link.
   const server = createServer();
   server.listen(config.port, config.host);
@@ -45,7 +52,9 @@ export async function startService(
         resolve();
       });
       server.closeIdleConnections();
-    }).then(() => db.destroy());
+    })
+      .then(() => checkpointer?.stop())
+      .then(() => db.destroy());
     return stopping;
   };
   return { server, db, logger, url, stop };

@@ -1,0 +1,63 @@
+// The service's SQLite connection never checkpoints the WAL inside a commit while the checkpoint thread runs; that thread copies every committed frame; once it stops, the connection checkpoints by itself again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startCheckpointer } from '../../src/data/checkpointer.js';
+import { openDatabase, type Database } from '../../src/data/database.js';
+import { withSqlite } from '../../src/data/sqlite-statements.js';
+import { usingPostgres } from '../helpers/service.js';
+
+const autocheckpoint = (db: Database) => withSqlite(db, (conn) => conn.pragma('wal_autocheckpoint', { simple: true }) as number);
+
+(usingPostgres ? describe.skip : describe)('WAL checkpoints in a thread of their own (SQLite)', () => {
+  let dir: string;
+  let db: Database;
+  let filename: string;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'checkpoints-'));
+    filename = join(dir, 'service.sqlite');
+    db = openDatabase(`sqlite:${filename}`);
+    await db.schema.createTable('lignes', (t) => {
+      t.increments('id');
+      t.text('texte');
+    });
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies the committed frames while the connection no longer checkpoints', async () => {
+    expect(await autocheckpoint(db)).to.equal(1000);
+    const checkpointer = await startCheckpointer(db, filename, { everyMs: 10 });
+    try {
+      expect(await autocheckpoint(db)).to.equal(0);
+      // More than SQLite's 1,000 pages of WAL, in many commits: none of them checkpointed.
+      for (let i = 0; i < 60; i++) await db('lignes').insert(Array.from({ length: 20 }, () => ({ texte: 'x'.repeat(4000) })));
+      const deadline = Date.now() + 5000;
+      while (!(checkpointer.last && checkpointer.last.log > 0 && checkpointer.last.checkpointed === checkpointer.last.log) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(checkpointer.runs).to.be.greaterThan(0);
+      expect(checkpointer.last?.checkpointed).to.equal(checkpointer.last?.log);
+      expect(await db('lignes').count({ n: '*' }).first()).to.deep.equal({ n: 1200 });
+    } finally {
+      await checkpointer.stop();
+    }
+    expect(await autocheckpoint(db)).to.equal(1000);
+  });
+
+  it('gives the checkpoints back to the connection when its thread fails', async () => {
+    let failure = '';
+    // A file that does not exist: the thread cannot open it and stops.
+    const checkpointer = await startCheckpointer(db, join(dir, 'absente.sqlite'), { everyMs: 10, onFailure: (m) => (failure = m) });
+    const deadline = Date.now() + 5000;
+    while (!failure && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(failure).to.match(/^fil des points de contrôle/);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await autocheckpoint(db)).to.equal(1000);
+    await checkpointer.stop();
+  });
+});
