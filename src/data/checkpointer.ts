@@ -1,11 +1,15 @@
-// WAL checkpoints of the service's SQLite database, in a thread of their own. By default
-// SQLite runs a checkpoint inside the commit that takes the WAL past 1,000 pages: every few
-// hundred calls, one call (its quota count is a commit) waits for the copy and the fsync.
-// Measured on the large demo set at one connection, entreprises.get: p99 6 ms and 667
-// calls/s with them, 3 ms and 1,083 calls/s without. So the service's connection stops
-// checkpointing, and a worker thread with a connection of its own runs a PASSIVE checkpoint
-// (it never blocks the readers nor the writer) at a short interval. Should the worker stop
-// or fail, the service's connection checkpoints again as SQLite does by default.
+// WAL checkpoints of the service's SQLite database, mostly in a thread of their own. By
+// default SQLite runs a checkpoint inside the commit that takes the WAL past 1,000 pages:
+// every few hundred calls, one call (its quota count is a commit) waits for the copy of
+// those pages and the fsync. Measured on the large demo set at one connection,
+// entreprises.get: p99 6 ms and 667 calls/s with them, 3 ms and 1,083 calls/s without.
+// So a worker thread with a connection of its own runs a PASSIVE checkpoint (it never
+// blocks the readers nor the writer) at a short interval, and the service's connection
+// checkpoints only past 10,000 pages, with little left to copy. That backstop is needed:
+// under steady writes a background checkpoint never finds the WAL idle, and only a
+// checkpoint by the writer itself lets the WAL start again from its beginning (without
+// it the file grows by every commit). Should the worker stop or fail, the connection
+// checkpoints at SQLite's default again.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -14,6 +18,8 @@ import { withSqlite } from './sqlite-statements.js';
 
 /** SQLite's own default: the commit that takes the WAL past this many pages checkpoints it. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+/** The service connection's own checkpoints while the worker runs: rare, and short (the worker copied the pages). */
+export const BACKSTOP_AUTOCHECKPOINT = 10_000;
 
 export interface CheckpointResult {
   /** Frames in the WAL, and frames of it now copied into the database. */
@@ -56,8 +62,8 @@ const DRIVER = pathToFileURL(createRequire(import.meta.url).resolve('better-sqli
 
 export async function startCheckpointer(db: Database, filename: string, options: { everyMs?: number; onFailure?: (message: string) => void } = {}): Promise<Checkpointer> {
   const setAutocheckpoint = (pages: number) => withSqlite(db, (conn) => conn.pragma(`wal_autocheckpoint = ${pages}`));
-  await setAutocheckpoint(0);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: DRIVER, filename, everyMs: options.everyMs ?? 200 } });
+  await setAutocheckpoint(BACKSTOP_AUTOCHECKPOINT);
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: DRIVER, filename, everyMs: options.everyMs ?? 100 } });
   worker.unref();
   let stopped = false;
   const state: { runs: number; last: CheckpointResult | null } = { runs: 0, last: null };
