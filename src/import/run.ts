@@ -7,7 +7,7 @@ import { withSqlite } from '../data/sqlite-statements.js';
 import { openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { RawRecord } from './records.js';
-import type { WriteCounts } from './sources/shared.js';
+import { sortedByKey, type WriteCounts } from './sources/shared.js';
 
 export type Mapped<Row> = { row: Row } | { skip: string };
 
@@ -85,13 +85,6 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
 
 const MAX_PROBLEMS_KEPT = 1000;
 
-/** The rows by key, rows of one key in the order they were read (a stable sort: the later version is written last). */
-function inKeyOrder<Row>(rows: Row[], keyOf: (row: Row) => string): Row[] {
-  const keyed = rows.map((row, i) => ({ key: keyOf(row), i }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
-  return keyed.map((k) => rows[k.i] as Row);
-}
-
 export async function importFile<Raw, Row>(
   db: Database,
   importer: Importer<Raw, Row>,
@@ -119,7 +112,7 @@ export async function importFile<Raw, Row>(
   };
   const flush = async () => {
     if (!window.length) return;
-    const rows = importer.sortKey ? inKeyOrder(window, importer.sortKey) : window;
+    const rows = importer.sortKey ? sortedByKey(window, importer.sortKey) : window;
     window = [];
     for (let i = 0; i < rows.length; i += batchSize) await write(rows.slice(i, i + batchSize));
   };

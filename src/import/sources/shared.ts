@@ -94,6 +94,11 @@ function inKeyOrder<Row extends object>(rows: readonly Row[], keys: readonly str
     keys.length === 1
       ? (row: Row) => String((row as Record<string, unknown>)[keys[0] as string])
       : (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  return sortedByKey(rows, keyOf);
+}
+
+/** The rows by key, rows of one key in their order (a stable sort: the later version stays last). */
+export function sortedByKey<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Row[] {
   const order = rows.map((row, i) => ({ key: keyOf(row), i }));
   order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
   return order.map((o) => rows[o.i] as Row);
