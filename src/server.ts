@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { startCheckpointer, type Checkpointer } from './data/checkpointer.js';
-import { databaseKind, openDatabase, type Database } from './data/database.js';
+import { openDatabase, sqliteFileOf, type Database } from './data/database.js';
 import { migrateLatest } from './data/migrate.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -25,9 +25,9 @@ export async function startService(
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   await migrateLatest(db);
   // SQLite file: WAL checkpoints in a thread of their own, never inside a call's commit.
-  const sqliteFile = databaseKind(config.databaseUrl) === 'sqlite' ? config.databaseUrl.slice('sqlite:'.length) : ':memory:';
+  const sqliteFile = sqliteFileOf(db);
   const checkpointer: Checkpointer | null =
-    sqliteFile !== ':memory:'
+    sqliteFile
       ? await startCheckpointer(db, sqliteFile, { onFailure: (message) => logger.error({ err: message }, 'points de contrôle du journal WAL : repris par la connexion du service') })
       : null;
   // Listen first: with PORT=0 the real port is part of the issuer and of every link.

@@ -9,7 +9,8 @@
 // under steady writes a background checkpoint never finds the WAL idle, and only a
 // checkpoint by the writer itself lets the WAL start again from its beginning (without
 // it the file grows by every commit). Should the worker stop or fail, the connection
-// checkpoints at SQLite's default again.
+// checkpoints as it did before (SQLite's default, or another thread's backstop). The
+// importer runs one too, for the time of an import.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -62,6 +63,9 @@ const DRIVER = pathToFileURL(createRequire(import.meta.url).resolve('better-sqli
 
 export async function startCheckpointer(db: Database, filename: string, options: { everyMs?: number; onFailure?: (message: string) => void } = {}): Promise<Checkpointer> {
   const setAutocheckpoint = (pages: number) => withSqlite(db, (conn) => conn.pragma(`wal_autocheckpoint = ${pages}`));
+  // Given back when the thread stops or fails: SQLite's default, or the backstop of another
+  // thread still running (an import inside the service, at its first start).
+  const before = await withSqlite(db, (conn) => Number(conn.pragma('wal_autocheckpoint', { simple: true }) ?? SQLITE_DEFAULT_AUTOCHECKPOINT));
   await setAutocheckpoint(BACKSTOP_AUTOCHECKPOINT);
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: DRIVER, filename, everyMs: options.everyMs ?? 100 } });
   worker.unref();
@@ -74,7 +78,7 @@ export async function startCheckpointer(db: Database, filename: string, options:
   const fallBack = (message: string) => {
     if (stopped) return;
     stopped = true;
-    setAutocheckpoint(SQLITE_DEFAULT_AUTOCHECKPOINT).catch(() => undefined);
+    setAutocheckpoint(before).catch(() => undefined);
     options.onFailure?.(message);
   };
   worker.on('error', (err: unknown) => fallBack(`fil des points de contrôle en échec : ${err instanceof Error ? err.message : String(err)}`));
@@ -92,7 +96,7 @@ export async function startCheckpointer(db: Database, filename: string, options:
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.postMessage('stop');
       await exited;
-      await setAutocheckpoint(SQLITE_DEFAULT_AUTOCHECKPOINT);
+      await setAutocheckpoint(before);
     },
   };
 }

@@ -60,3 +60,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 export function kindOf(db: Database): DatabaseKind {
   return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
 }
+
+/** The file of a SQLite database (null for PostgreSQL and for an in-memory SQLite database). */
+export function sqliteFileOf(db: Database): string | null {
+  if (kindOf(db) !== 'sqlite') return null;
+  const filename = (db.client.config.connection as { filename?: string } | undefined)?.filename;
+  return filename && filename !== ':memory:' ? filename : null;
+}

@@ -2,7 +2,8 @@
 // batched transactions; bad records skipped and reported with their place and reason.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { kindOf, type Database } from '../data/database.js';
+import { startCheckpointer } from '../data/checkpointer.js';
+import { kindOf, sqliteFileOf, type Database } from '../data/database.js';
 import { withSqlite } from '../data/sqlite-statements.js';
 import { openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
@@ -65,8 +66,11 @@ const IMPORT_CACHE_KIB = 256 * 1024;
 
 /**
  * On SQLite, for the time of an import: a larger page cache (the indexes a batch touches
- * stay in memory), and statement journals in memory (each multi-row statement of the search
- * index writes one). Returns what puts the connection back as it was.
+ * stay in memory), statement journals in memory, and WAL checkpoints in a thread of their
+ * own (`startCheckpointer`): every batch commits thousands of pages, and copying them into
+ * the database inside the commits took ~10 % of the large SIRENE import's time (26.1 s
+ * against 23.6 s without checkpoints, 2026-11-21), on the core the import does not use.
+ * Returns what puts the connection back as it was.
  */
 async function importSettings(db: Database): Promise<() => Promise<void>> {
   if (kindOf(db) !== 'sqlite') return async () => undefined;
@@ -76,11 +80,16 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
     conn.pragma('temp_store = memory');
     return saved;
   });
-  return () =>
-    withSqlite(db, (conn) => {
+  const file = sqliteFileOf(db);
+  // Without the thread (it failed to start), the commits checkpoint as SQLite does by default.
+  const checkpointer = file ? await startCheckpointer(db, file).catch(() => null) : null;
+  return async () => {
+    await checkpointer?.stop();
+    await withSqlite(db, (conn) => {
       conn.pragma(`cache_size = ${Number(before.cache)}`);
       conn.pragma(`temp_store = ${Number(before.temp)}`);
     });
+  };
 }
 
 const MAX_PROBLEMS_KEPT = 1000;

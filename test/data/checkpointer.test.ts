@@ -1,4 +1,4 @@
-// While the checkpoint thread runs, the service's SQLite connection checkpoints only past its backstop and the thread copies every committed frame; under steady writes the WAL file stays bounded; once the thread stops or fails, the connection checkpoints at SQLite's default again.
+// While the checkpoint thread runs, the service's SQLite connection checkpoints only past its backstop and the thread copies every committed frame; under steady writes the WAL file stays bounded; once the thread stops or fails, the connection checkpoints as it did before.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,19 @@ const autocheckpoint = (db: Database) => withSqlite(db, (conn) => conn.pragma('w
     } finally {
       await checkpointer.stop();
     }
+  });
+
+  it("gives back the setting it found: a second thread (an import inside the service) leaves the first thread's backstop", async () => {
+    const service = await startCheckpointer(db, filename, { everyMs: 10 });
+    try {
+      const importing = await startCheckpointer(db, filename, { everyMs: 10 });
+      expect(await autocheckpoint(db)).to.equal(BACKSTOP_AUTOCHECKPOINT);
+      await importing.stop();
+      expect(await autocheckpoint(db)).to.equal(BACKSTOP_AUTOCHECKPOINT);
+    } finally {
+      await service.stop();
+    }
+    expect(await autocheckpoint(db)).to.equal(1000);
   });
 
   it('gives the checkpoints back to the connection when its thread fails', async () => {

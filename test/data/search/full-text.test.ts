@@ -423,5 +423,19 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
       await deleteSearchDocuments(db, BULK, Array.from({ length: 1200 }, (_, i) => String(100000000 + i)));
       expect(await countMatches(db, BULK, parseQuery('couverture'), 10_000)).to.equal(1300);
     });
+
+    // FTS5 writes its pending terms out as a segment at every statement journal: a batch must not cost a segment per statement.
+    (usingPostgres ? it.skip : it)('writes a batch of new documents into one FTS5 segment (SQLite)', async () => {
+      const BATCHED = defineSearchIndex({ name: 'segment_search', columns: ['nom'] });
+      await createSearchIndex(db, BATCHED);
+      try {
+        await db.transaction((trx) => upsertSearchDocuments(trx, BATCHED, Array.from({ length: 1800 }, (_, i) => ({ key: `k${i}`, fields: { nom: `Entreprise ${i} bâtiment` } }))));
+        const segments = (await db('segment_search_idx').countDistinct({ n: 'segid' }).first()) as { n: number };
+        expect(segments.n).to.equal(1);
+        expect(await countMatches(db, BATCHED, parseQuery('batiment'), 10_000)).to.equal(1800);
+      } finally {
+        await dropSearchIndex(db, BATCHED);
+      }
+    });
   });
 });
