@@ -131,8 +131,8 @@ export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly s
         const padded = chunk.length === SQLITE_LOOKUP ? chunk : [...chunk, ...Array.from({ length: SQLITE_LOOKUP - chunk.length }, () => chunk[0] as string)];
         const toRead = known ? chunk.filter((s) => !known.has(s)) : chunk;
         const read = new Map<string, CompanyIndexFields>();
-        if (toRead.length) for (const c of companies.all(padded) as CompanyIndexFields[]) read.set(c.siren, c);
-        const bySiren = placesBySiren(places.all(padded) as PlaceFields[]);
+        if (toRead.length) for (const c of companies.all(...padded) as CompanyIndexFields[]) read.set(c.siren, c);
+        const bySiren = placesBySiren(places.all(...padded) as PlaceFields[]);
         for (const siren of chunk) {
           const c = known?.get(siren) ?? read.get(siren);
           if (c) docs.push(companyDocument(c, bySiren.get(siren)));

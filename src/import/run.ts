@@ -1,14 +1,21 @@
 // Runs one import: records read from a file, mapped by the source's importer, written in
 // batched transactions; bad records skipped and reported with their place and reason.
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { startCheckpointer } from '../data/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../data/database.js';
 import { withSqlite } from '../data/sqlite-statements.js';
-import { openInput } from './input.js';
+import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
+import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
+import type { ReadJob, ReadMessage } from './read-worker.js';
 import type { RawRecord } from './records.js';
-import { sortedByKey, type WriteCounts } from './sources/shared.js';
+import { IMPORTERS } from './sources/index.js';
+import type { WriteCounts } from './sources/shared.js';
 
 export type Mapped<Row> = { row: Row } | { skip: string };
 
@@ -92,62 +99,140 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
   };
 }
 
-const MAX_PROBLEMS_KEPT = 1000;
+/**
+ * Files from this size on are read in a thread of their own (read-worker.ts) while this one
+ * writes: reading, parsing and mapping took ~4 s of the large SIRENE units import's 22 s,
+ * and the rows it kept for the sort window made most of the garbage collector's work. Below
+ * it, starting the thread (~0.3 s) costs more than it saves.
+ */
+export const READ_IN_WORKER_MIN_BYTES = 4 * 1024 * 1024;
+
+/** Where the records are read: `auto` takes the reading thread for a registered importer and a large file. */
+export type ReadPlace = 'auto' | 'worker' | 'thread';
+
+/** An input's batches, however they are read. */
+interface RowSource<Row> {
+  name: string;
+  totalBytes: number;
+  batches: AsyncGenerator<RowBatch<Row>>;
+  close(): Promise<void>;
+}
+
+async function readHere<Raw, Row>(importer: Importer<Raw, Row>, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
+  const input = await openInput(path);
+  return {
+    name: input.name,
+    totalBytes: input.totalBytes,
+    batches: rowBatches(importer, input.stream, input.readBytes, stamp, sizes),
+    close: async () => void input.stream.destroy(),
+  };
+}
+
+// The reading thread loads TypeScript sources: the loader this process runs under is
+// registered in the thread first (a worker does not inherit it).
+const READ_WORKER = new URL(`./read-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const READ_WORKER_SOURCE = `(async () => {
+  const { workerData } = await import('node:worker_threads');
+  if (workerData.entry.endsWith('.ts')) (await import(workerData.tsx)).register();
+  await import(workerData.entry);
+})();`;
+
+async function readInWorker<Row>(source: string, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
+  const job: ReadJob = { source, path, stamp, ...sizes, inFlight: sizes.windowBatches + 2 };
+  const worker = new Worker(READ_WORKER_SOURCE, { eval: true, workerData: { ...job, entry: READ_WORKER, tsx: TSX_API } });
+  const queue: (ReadMessage | { kind: 'stopped'; message: string })[] = [];
+  let notify: (() => void) | null = null;
+  const push = (m: (typeof queue)[number]) => {
+    queue.push(m);
+    notify?.();
+    notify = null;
+  };
+  worker.on('message', (m: ReadMessage) => push(m));
+  worker.on('error', (err: Error) => push({ kind: 'stopped', message: err.message }));
+  worker.on('exit', (code) => push({ kind: 'stopped', message: `fil de lecture arrêté (code ${code})` }));
+  const next = async () => {
+    while (!queue.length) await new Promise<void>((resolve) => (notify = resolve));
+    return queue.shift() as (typeof queue)[number];
+  };
+  const fail = (m: ReadMessage | { kind: 'stopped'; message: string }): never => {
+    if (m.kind === 'failed' && m.input) throw new ImportInputError(m.message);
+    throw new Error(m.kind === 'failed' || m.kind === 'stopped' ? m.message : 'lecture interrompue');
+  };
+  const close = async () => void (await worker.terminate());
+  const opened = await next();
+  if (opened.kind !== 'opened') {
+    await close();
+    fail(opened);
+  }
+  const { name, totalBytes } = opened as { name: string; totalBytes: number };
+  async function* batches(): AsyncGenerator<RowBatch<Row>> {
+    for (;;) {
+      const m = await next();
+      if (m.kind === 'end') return;
+      if (m.kind !== 'batch') fail(m);
+      const batch = m as Extract<ReadMessage, { kind: 'batch' }>;
+      yield { ...batch, rows: JSON.parse(batch.rows) as Row[] };
+      // Written: the thread may send one more.
+      worker.postMessage('next');
+    }
+  }
+  return { name, totalBytes, batches: batches(), close };
+}
 
 export async function importFile<Raw, Row>(
   db: Database,
   importer: Importer<Raw, Row>,
   path: string,
-  options: { now?: () => Date; progress?: (label: string, total: number) => Progress; batchSize?: number; sortWindowBatches?: number } = {},
+  options: { now?: () => Date; progress?: (label: string, total: number) => Progress; batchSize?: number; sortWindowBatches?: number; readIn?: ReadPlace } = {},
 ): Promise<ImportReport> {
   const now = options.now ?? (() => new Date());
-  const input = await openInput(path);
-  const progress = (options.progress ?? createProgress)(`${importer.name} ${input.name.split('/').pop()}`, input.totalBytes);
   const started = Date.now();
+  const sizes: BatchSizes = { batchSize: options.batchSize ?? BATCH_SIZE, windowBatches: options.sortWindowBatches ?? SORT_WINDOW_BATCHES };
+  // A registered importer can be loaded by the reading thread; one made elsewhere (a test's) cannot.
+  const registered = IMPORTERS[importer.name] === (importer as unknown);
+  const readIn = options.readIn ?? 'auto';
+  if (readIn === 'worker' && !registered) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
+  const inWorker = readIn === 'worker' || (readIn === 'auto' && registered && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
   const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], seconds: 0 };
-  const skip = (position: number, reason: string) => {
-    report.skipped += 1;
-    if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push({ position, reason });
-  };
-  let window: Row[] = [];
-  const batchSize = options.batchSize ?? BATCH_SIZE;
-  const windowSize = batchSize * (importer.sortKey ? (options.sortWindowBatches ?? SORT_WINDOW_BATCHES) : 1);
-  const write = async (rows: Row[]) => {
-    const stamp = now().toISOString();
-    const result = await db.transaction((trx) => importer.write(trx, rows, stamp));
-    report.inserted += result.inserted;
-    report.updated += result.updated;
-    report.kept += result.kept;
-  };
-  const flush = async () => {
-    if (!window.length) return;
-    const rows = importer.sortKey ? sortedByKey(window, importer.sortKey) : window;
-    window = [];
-    for (let i = 0; i < rows.length; i += batchSize) await write(rows.slice(i, i + batchSize));
-  };
   let restore: () => Promise<void> = async () => undefined;
+  let source: RowSource<Row> | null = null;
+  let progress: Progress | null = null;
+  let readBytes = 0;
   try {
     restore = await importSettings(db);
     const stamp = now().toISOString();
-    for await (const record of importer.read(input.stream)) {
-      report.read += 1;
-      if ('error' in record) {
-        skip(record.position, record.error);
-      } else {
-        const mapped = importer.map(record.value, stamp);
-        if ('skip' in mapped) skip(record.position, mapped.skip);
-        else window.push(mapped.row);
+    source = inWorker ? await readInWorker<Row>(importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
+    progress = (options.progress ?? createProgress)(`${importer.name} ${source.name.split('/').pop()}`, source.totalBytes);
+    for await (const batch of source.batches) {
+      report.read = batch.read;
+      readBytes = batch.readBytes;
+      report.skipped += batch.skipped;
+      for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
+      if (batch.rows.length) {
+        const writeStamp = now().toISOString();
+        const result = await db.transaction((trx) => importer.write(trx, batch.rows, writeStamp));
+        report.inserted += result.inserted;
+        report.updated += result.updated;
+        report.kept += result.kept;
       }
-      if (window.length >= windowSize) await flush();
-      if (report.read % 1000 === 0) progress.update(report.read, input.readBytes());
+      progress.update(report.read, readBytes);
     }
-    await flush();
   } finally {
+    await source?.close().catch(() => undefined);
     await restore().catch(() => undefined);
-    progress.update(report.read, input.readBytes());
-    progress.stop();
-    input.stream.destroy();
+    progress?.update(report.read, readBytes);
+    progress?.stop();
   }
   report.seconds = (Date.now() - started) / 1000;
   return report;
+}
+
+/** The size of a file, 0 when it cannot be read (opening it then says why). */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
 }

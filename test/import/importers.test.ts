@@ -37,7 +37,9 @@ function unite(siren: string, denomination: string, updated: string, extra: Part
   return cols.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
 }
 
-describe('importers', function () {
+// Every test twice: records read in the import's thread (small files) and in a reading thread of their own (large files).
+for (const readIn of ['thread', 'worker'] as const)
+describe(`importers (${readIn === 'worker' ? 'read in a thread of their own' : "read in the import's thread"})`, function () {
   this.timeout(30000);
   let database: TestDatabaseUrl;
   let db: Database;
@@ -47,7 +49,7 @@ describe('importers', function () {
     writeFileSync(path, content);
     return path;
   };
-  const run = (source: string, path: string) => importFile(db, IMPORTERS[source] as never, path, { progress: silent, batchSize: 3 });
+  const run = (source: string, path: string) => importFile(db, IMPORTERS[source] as never, path, { progress: silent, batchSize: 3, readIn });
 
   before(async () => {
     database = freshDatabase();
@@ -255,5 +257,13 @@ describe('importers', function () {
     expect(err).to.be.instanceOf(ImportInputError);
     expect((err as Error).message).to.match(/introuvable/);
     expect(await db('companies').count<{ n: number | string }[]>('* as n')).to.deep.equal(before);
+  });
+
+  it('refuses a JSON file of no known layout clearly, and writes nothing', async () => {
+    const before = await db('notices').count<{ n: number | string }[]>('* as n');
+    const err = await run('boamp', file('texte.json', 'ceci n’est pas du JSON')).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error);
+    expect((err as Error).message).to.match(/^format JSON non reconnu/);
+    expect(await db('notices').count<{ n: number | string }[]>('* as n')).to.deep.equal(before);
   });
 });

@@ -197,7 +197,7 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
           const hashes = texts.map((t) => textHash(t.join('\u0001')));
           const known = new Map<string, { id: number; hash: number }>();
           const found = batchStatement(conn, `select id, key, hash from ${keys} where key in (${marks(batch.length)})`, batch.length, size).all(
-            batch.map((r) => r.key),
+            ...batch.map((r) => r.key),
           ) as { id: number; key: string; hash: number }[];
           for (const r of found) known.set(r.key, r);
           const freshHere: number[] = [];
@@ -214,7 +214,7 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
             // cheaper than `returning` and a map of the keys back to their rows.
             const first = (statement(conn, `select coalesce(max(id), 0) as last from ${keys}`).get() as { last: number }).last + 1;
             batchStatement(conn, `insert into ${keys} (id, key, hash) values ${marks(freshHere.length, '(?, ?, ?)')}`, freshHere.length, size).run(
-              freshHere.flatMap((i, n) => [first + n, (batch[i] as IndexedRow).key, hashes[i]]),
+              ...freshHere.flatMap((i, n) => [first + n, (batch[i] as IndexedRow).key, hashes[i]]),
             );
             freshHere.forEach((i, n) => fresh.push({ id: first + n, texts: texts[i] as string[] }));
           }

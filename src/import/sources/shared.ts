@@ -156,7 +156,7 @@ export async function upsertRows<Row extends object>(
       for (const row of inKeyOrder(rows, keys)) {
         const r = row as Record<string, unknown>;
         for (let i = 0; i < n; i++) values[i] = sqliteValue(r[columns[i] as string]);
-        if (insert.run(values).changes) {
+        if (insert.run(...values).changes) {
           outcome.inserted += 1;
           outcome.applied.push(row);
           continue;
@@ -169,7 +169,7 @@ export async function upsertRows<Row extends object>(
         for (const c of update) updateValues[j++] = sqliteValue(r[c]);
         for (const k of keys) updateValues[j++] = sqliteValue(r[k]);
         if (version) updateValues[j] = sqliteValue(r[version]);
-        if (replace.run(updateValues).changes) {
+        if (replace.run(...updateValues).changes) {
           outcome.updated += 1;
           outcome.applied.push(row);
         } else {

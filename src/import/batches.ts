@@ -1,0 +1,78 @@
+// The rows of an input in batches ready to write: records read and mapped by the importer,
+// bad ones reported with their place and reason, rows sorted by the importer's key over a
+// window of batches. The same code runs in the import's thread (small files) and in the
+// reading thread (read-worker.ts) for large ones.
+import type { Readable } from 'node:stream';
+import type { Importer } from './run.js';
+import { sortedByKey } from './sources/shared.js';
+
+export interface ImportProblem {
+  position: number;
+  reason: string;
+}
+
+/** One batch to write, and what was read up to it. */
+export interface RowBatch<Row> {
+  /** Rows to write in one transaction (none in the last batch of an input whose rows are all written). */
+  rows: Row[];
+  /** Records read so far, and bytes of the file read so far. */
+  read: number;
+  readBytes: number;
+  /** Records skipped since the previous batch, and the place and reason of the first ones kept. */
+  skipped: number;
+  problems: ImportProblem[];
+}
+
+export interface BatchSizes {
+  /** Rows per batch (one transaction each). */
+  batchSize: number;
+  /** Batches sorted together by the importer's `sortKey` (1 without one). */
+  windowBatches: number;
+}
+
+/** Problems kept over a whole import; `skipped` counts them all. */
+export const MAX_PROBLEMS_KEPT = 1000;
+
+export async function* rowBatches<Raw, Row>(
+  importer: Pick<Importer<Raw, Row>, 'read' | 'map' | 'sortKey'>,
+  stream: Readable,
+  readBytes: () => number,
+  stamp: string,
+  sizes: BatchSizes,
+): AsyncGenerator<RowBatch<Row>> {
+  const windowSize = sizes.batchSize * (importer.sortKey ? sizes.windowBatches : 1);
+  let read = 0;
+  let kept = 0;
+  let skipped = 0;
+  let problems: ImportProblem[] = [];
+  let window: Row[] = [];
+  const skip = (position: number, reason: string) => {
+    skipped += 1;
+    if (kept < MAX_PROBLEMS_KEPT) {
+      kept += 1;
+      problems.push({ position, reason });
+    }
+  };
+  function* flush(): Generator<RowBatch<Row>> {
+    const rows = importer.sortKey ? sortedByKey(window, importer.sortKey) : window;
+    window = [];
+    for (let i = 0; i < rows.length; i += sizes.batchSize) {
+      yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems };
+      skipped = 0;
+      problems = [];
+    }
+  }
+  for await (const record of importer.read(stream)) {
+    read += 1;
+    if ('error' in record) {
+      skip(record.position, record.error);
+    } else {
+      const mapped = importer.map(record.value, stamp);
+      if ('skip' in mapped) skip(record.position, mapped.skip);
+      else window.push(mapped.row);
+    }
+    if (window.length >= windowSize) yield* flush();
+  }
+  yield* flush();
+  yield { rows: [], read, readBytes: readBytes(), skipped, problems };
+}

@@ -1,0 +1,53 @@
+// The reading thread of a large import: opens the file, reads and maps its records, sorts
+// them over a window of batches (rowBatches), and hands each batch to the import's thread
+// as one JSON text (a copy of one string, where a structured clone would copy every row
+// and every field). It stays at most `inFlight` batches ahead of the writes.
+import { parentPort, workerData } from 'node:worker_threads';
+import { rowBatches, type BatchSizes } from './batches.js';
+import { ImportInputError, openInput } from './input.js';
+import { IMPORTERS } from './sources/index.js';
+
+export interface ReadJob extends BatchSizes {
+  source: string;
+  path: string;
+  stamp: string;
+  inFlight: number;
+}
+
+export type ReadMessage =
+  | { kind: 'opened'; name: string; totalBytes: number }
+  | { kind: 'batch'; rows: string; read: number; readBytes: number; skipped: number; problems: { position: number; reason: string }[] }
+  | { kind: 'end' }
+  | { kind: 'failed'; input: boolean; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('read-worker: à lancer dans un fil (worker_threads).');
+const job = workerData as ReadJob;
+let credit = job.inFlight;
+let wake: (() => void) | null = null;
+// Each message from the import's thread: one batch written, one more may be sent.
+port.on('message', () => {
+  credit += 1;
+  wake?.();
+  wake = null;
+});
+
+try {
+  const importer = IMPORTERS[job.source];
+  if (!importer) throw new Error(`source inconnue : ${job.source}`);
+  const input = await openInput(job.path);
+  port.postMessage({ kind: 'opened', name: input.name, totalBytes: input.totalBytes } satisfies ReadMessage);
+  try {
+    for await (const batch of rowBatches(importer, input.stream, input.readBytes, job.stamp, job)) {
+      while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
+      credit -= 1;
+      port.postMessage({ kind: 'batch', ...batch, rows: JSON.stringify(batch.rows) } satisfies ReadMessage);
+    }
+  } finally {
+    input.stream.destroy();
+  }
+  port.postMessage({ kind: 'end' } satisfies ReadMessage);
+} catch (err) {
+  port.postMessage({ kind: 'failed', input: err instanceof ImportInputError, message: err instanceof Error ? err.message : String(err) } satisfies ReadMessage);
+}
+port.close();
