@@ -40,7 +40,10 @@ export async function* rowBatches<Raw, Row>(
   stamp: string,
   sizes: BatchSizes,
 ): AsyncGenerator<RowBatch<Row>> {
-  const windowSize = sizes.batchSize * (importer.sortKey ? sizes.windowBatches : 1);
+  // The first batch goes out alone, as soon as it is read, so that the writes start at once;
+  // the next ones are sorted over the whole window.
+  let windowSize = sizes.batchSize;
+  const fullWindow = sizes.batchSize * (importer.sortKey ? sizes.windowBatches : 1);
   let read = 0;
   let kept = 0;
   let skipped = 0;
@@ -56,6 +59,7 @@ export async function* rowBatches<Raw, Row>(
   function* flush(): Generator<RowBatch<Row>> {
     const rows = importer.sortKey ? sortedByKey(window, importer.sortKey) : window;
     window = [];
+    windowSize = fullWindow;
     for (let i = 0; i < rows.length; i += sizes.batchSize) {
       yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems };
       skipped = 0;

@@ -1,9 +1,11 @@
 // Runs one import: records read from a file, mapped by the source's importer, written in
 // batched transactions; bad records skipped and reported with their place and reason.
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { startCheckpointer } from '../data/checkpointer.js';
@@ -13,7 +15,7 @@ import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from '.
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { ReadJob, ReadMessage } from './read-worker.js';
-import type { RawRecord } from './records.js';
+import { rowBuilder, type RawRecord } from './records.js';
 import { IMPORTERS } from './sources/index.js';
 import type { WriteCounts } from './sources/shared.js';
 
@@ -59,7 +61,9 @@ export const BATCH_SIZE = 20_000;
  * written, each batch still in a transaction of its own. The SIRENE files are not in key
  * order: written as read, every batch touches pages all over the key indexes, and rewrites
  * them at each commit (2 GB of pages for a million companies); sorted over ten batches,
- * each batch covers a tenth of the keys. 200,000 SIRENE rows are ~80 MB in memory.
+ * each batch covers a tenth of the keys. 200,000 SIRENE rows are ~80 MB in memory. The
+ * first batch of a file goes out alone, so that the writes start without waiting for a
+ * whole window to be read.
  */
 export const SORT_WINDOW_BATCHES = 10;
 
@@ -131,16 +135,23 @@ async function readHere<Raw, Row>(importer: Importer<Raw, Row>, path: string, st
 // The reading thread loads TypeScript sources: the loader this process runs under is
 // registered in the thread first (a worker does not inherit it).
 const READ_WORKER = new URL(`./read-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
-const TSX_API = import.meta.resolve('tsx/esm/api');
 const READ_WORKER_SOURCE = `(async () => {
   const { workerData } = await import('node:worker_threads');
-  if (workerData.entry.endsWith('.ts')) (await import(workerData.tsx)).register();
+  if (workerData.tsx) (await import(workerData.tsx)).register();
   await import(workerData.entry);
 })();`;
 
+/** The ESM entry of tsx's API (its `register`), by its package's exports map. */
+function tsxEsmApi(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifest), (exports['./esm/api'] as { import: { default: string } }).import.default)).href;
+}
+
 async function readInWorker<Row>(source: string, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
   const job: ReadJob = { source, path, stamp, ...sizes, inFlight: sizes.windowBatches + 2 };
-  const worker = new Worker(READ_WORKER_SOURCE, { eval: true, workerData: { ...job, entry: READ_WORKER, tsx: TSX_API } });
+  const tsx = READ_WORKER.endsWith('.ts') ? tsxEsmApi() : null;
+  const worker = new Worker(READ_WORKER_SOURCE, { eval: true, workerData: { ...job, entry: READ_WORKER, tsx } });
   const queue: (ReadMessage | { kind: 'stopped'; message: string })[] = [];
   let notify: (() => void) | null = null;
   const push = (m: (typeof queue)[number]) => {
@@ -166,13 +177,24 @@ async function readInWorker<Row>(source: string, path: string, stamp: string, si
     fail(opened);
   }
   const { name, totalBytes } = opened as { name: string; totalBytes: number };
+  let build: ((values: string[]) => Record<string, string>) | null = null;
+  let builtFor = '';
   async function* batches(): AsyncGenerator<RowBatch<Row>> {
     for (;;) {
       const m = await next();
       if (m.kind === 'end') return;
       if (m.kind !== 'batch') fail(m);
       const batch = m as Extract<ReadMessage, { kind: 'batch' }>;
-      yield { ...batch, rows: JSON.parse(batch.rows) as Row[] };
+      const parsed = JSON.parse(batch.rows) as unknown[];
+      let rows = parsed as Row[];
+      if (batch.columns) {
+        if (!build || builtFor !== batch.columns.join('\u0000')) {
+          build = rowBuilder(batch.columns);
+          builtFor = batch.columns.join('\u0000');
+        }
+        rows = (parsed as string[][]).map(build) as Row[];
+      }
+      yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, rows };
       // Written: the thread may send one more.
       worker.postMessage('next');
     }

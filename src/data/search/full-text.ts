@@ -112,10 +112,47 @@ function wordsOf(text: string | null | undefined): string[] {
   return words;
 }
 
+/** The indexed text of texts recently indexed (their words joined by spaces), and its number of words. */
+const recentTexts = new Map<string, { text: string; count: number }>();
+
+function textOf(text: string | null | undefined): { text: string; count: number } {
+  if (!text) return { text: '', count: 0 };
+  let folded = recentTexts.get(text);
+  if (!folded) {
+    const words = searchWords(text);
+    folded = { text: words.join(' '), count: words.length };
+    if (recentTexts.size >= RECENT_WORDS_MAX) recentTexts.clear();
+    recentTexts.set(text, folded);
+  }
+  return folded;
+}
+
+function checkFields(index: SearchIndex, fields: SearchDocument['fields']): void {
+  for (const field in fields) if (!index.columns.some((c) => c.name === field)) throw new Error(`Index ${index.name} : pas de colonne ${field}.`);
+}
+
+/**
+ * What SQLite indexes for a document: each column's words joined by spaces, the same words
+ * as `indexedWords` (`MAX_INDEXED_WORDS` in all), without an array per column.
+ */
+function indexedTexts(index: SearchIndex, fields: SearchDocument['fields']): string[] {
+  checkFields(index, fields);
+  let room = MAX_INDEXED_WORDS;
+  return index.columns.map((c) => {
+    const folded = textOf(fields[c.name]);
+    if (folded.count <= room) {
+      room -= folded.count;
+      return folded.text;
+    }
+    const words = wordsOf(fields[c.name]).slice(0, room);
+    room = 0;
+    return words.join(' ');
+  });
+}
+
 /** The words indexed for a document, field by field in column order (`MAX_INDEXED_WORDS` in all). */
 export function indexedWords(index: SearchIndex, fields: SearchDocument['fields']): string[][] {
-  for (const field of Object.keys(fields))
-    if (!index.columns.some((c) => c.name === field)) throw new Error(`Index ${index.name} : pas de colonne ${field}.`);
+  checkFields(index, fields);
   let room = MAX_INDEXED_WORDS;
   return index.columns.map((c) => {
     const words = wordsOf(fields[c.name]).slice(0, room);
@@ -150,19 +187,24 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-interface IndexedRow {
-  key: string;
-  words: string[][];
-}
-
-/** A 53-bit hash of a document's indexed text (cyrb53): an unchanged document is not indexed again. */
-function textHash(text: string): number {
+/**
+ * A 53-bit hash (cyrb53) of a document's indexed texts joined by U+0001 (the joined text is
+ * not built): an unchanged document is not indexed again.
+ */
+function textsHash(texts: readonly string[]): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+  for (let t = 0; t < texts.length; t++) {
+    if (t > 0) {
+      h1 = Math.imul(h1 ^ 1, 2654435761);
+      h2 = Math.imul(h2 ^ 1, 1597334677);
+    }
+    const text = texts[t] as string;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
@@ -179,8 +221,8 @@ const POSTGRES_BATCH = 2000;
  * per batch and per table.
  */
 export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: readonly SearchDocument[]): Promise<void> {
-  const rows: IndexedRow[] = lastByKey(docs).map((d) => ({ key: d.key, words: indexedWords(index, d.fields) }));
-  if (!rows.length) return;
+  const latest = lastByKey(docs);
+  if (!latest.length) return;
   if (kindOf(db) === 'sqlite') {
     const size = Math.min(SQLITE_BATCH, Math.floor(30_000 / (index.columns.length + 1)));
     const columns = ['rowid', ...index.columns.map((c) => `"${c.name}"`)].join(', ');
@@ -192,9 +234,9 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
         // First the key table, for every document: which are new, which changed.
         const fresh: { id: number; texts: string[] }[] = [];
         const changed: { id: number; texts: string[] }[] = [];
-        for (const batch of chunks(rows, size)) {
-          const texts = batch.map((r) => r.words.map((w) => w.join(' ')));
-          const hashes = texts.map((t) => textHash(t.join('\u0001')));
+        for (const batch of chunks(latest, size)) {
+          const texts = batch.map((d) => indexedTexts(index, d.fields));
+          const hashes = texts.map(textsHash);
           const known = new Map<string, { id: number; hash: number }>();
           const found = batchStatement(conn, `select id, key, hash from ${keys} where key in (${marks(batch.length)})`, batch.length, size).all(
             ...batch.map((r) => r.key),
@@ -214,7 +256,7 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
             // cheaper than `returning` and a map of the keys back to their rows.
             const first = (statement(conn, `select coalesce(max(id), 0) as last from ${keys}`).get() as { last: number }).last + 1;
             batchStatement(conn, `insert into ${keys} (id, key, hash) values ${marks(freshHere.length, '(?, ?, ?)')}`, freshHere.length, size).run(
-              ...freshHere.flatMap((i, n) => [first + n, (batch[i] as IndexedRow).key, hashes[i]]),
+              ...freshHere.flatMap((i, n) => [first + n, (batch[i] as SearchDocument).key, hashes[i]]),
             );
             freshHere.forEach((i, n) => fresh.push({ id: first + n, texts: texts[i] as string[] }));
           }
@@ -234,6 +276,7 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
     );
     return;
   }
+  const rows = latest.map((d) => ({ key: d.key, words: indexedWords(index, d.fields) }));
   const run = async (trx: Knex) => {
     for (const batch of chunks(rows, POSTGRES_BATCH)) {
       const json = JSON.stringify(batch.map((r) => ({ key: r.key, document: tsvectorLiteral(index, r.words) })));

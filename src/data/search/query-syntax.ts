@@ -63,7 +63,12 @@ function foldCodePoint(code: number): string {
  * through `foldText` itself, cached): the same words (the tests compare both on random
  * text), about 3.5 times faster: it sits on the import's hot path.
  */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
 export function foldWords(text: string): string[] {
+  // Plain ASCII (most SIRENE names): the same words by two native calls, without a string per character.
+  if (ASCII_ONLY.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   const words: string[] = [];
   let word = '';
   const add = (piece: string) => {

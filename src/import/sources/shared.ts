@@ -99,6 +99,17 @@ function inKeyOrder<Row extends object>(rows: readonly Row[], keys: readonly str
 
 /** The rows by key, rows of one key in their order (a stable sort: the later version stays last). */
 export function sortedByKey<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Row[] {
+  // Already in order (a batch of a sorted window): a copy, without sorting.
+  let inOrder = true;
+  for (let i = 1, previous = rows.length ? keyOf(rows[0] as Row) : ''; i < rows.length; i++) {
+    const key = keyOf(rows[i] as Row);
+    if (key < previous) {
+      inOrder = false;
+      break;
+    }
+    previous = key;
+  }
+  if (inOrder) return rows.slice();
   const order = rows.map((row, i) => ({ key: keyOf(row), i }));
   order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
   return order.map((o) => rows[o.i] as Row);
