@@ -149,7 +149,7 @@ function tsxEsmApi(): string {
 }
 
 async function readInWorker<Row>(source: string, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
-  const job: ReadJob = { source, path, stamp, ...sizes, inFlight: sizes.windowBatches + 2 };
+  const job: ReadJob = { source, path, stamp, ...sizes, inFlight: 2 * sizes.windowBatches };
   const tsx = READ_WORKER.endsWith('.ts') ? tsxEsmApi() : null;
   const worker = new Worker(READ_WORKER_SOURCE, { eval: true, workerData: { ...job, entry: READ_WORKER, tsx } });
   const queue: (ReadMessage | { kind: 'stopped'; message: string })[] = [];

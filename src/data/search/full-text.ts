@@ -128,7 +128,9 @@ function textOf(text: string | null | undefined): { text: string; count: number 
 }
 
 function checkFields(index: SearchIndex, fields: SearchDocument['fields']): void {
-  for (const field in fields) if (!index.columns.some((c) => c.name === field)) throw new Error(`Index ${index.name} : pas de colonne ${field}.`);
+  const names = Object.keys(fields);
+  if (names.length <= index.columns.length && names.every((name, i) => index.columns[i]?.name === name)) return;
+  for (const name of names) if (!index.columns.some((c) => c.name === name)) throw new Error(`Index ${index.name} : pas de colonne ${name}.`);
 }
 
 /**
