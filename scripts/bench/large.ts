@@ -56,6 +56,8 @@ const IMPORTS = [
 ] as const;
 
 const quiet = () => ({ update: () => undefined, stop: () => undefined });
+/** Imports of the units file into an empty database, for the median rate. */
+const UNIT_IMPORT_TRIALS = 3;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
@@ -100,10 +102,27 @@ export async function benchLargeSet(): Promise<void> {
     const db = openDatabase(databaseUrl);
     let sirens: string[];
     const reports = new Map<string, ImportReport>();
+    const unitRates: number[] = [];
     try {
       await migrateLatest(db);
       await createBenchAccount(db);
       console.log('Imports dans une base vide :');
+      // The units rate, from three imports into an empty database (two into databases of
+      // their own, then the one kept): the median, as this virtual machine's speed drifts
+      // by ±15 % from one minute to the next.
+      for (let i = 1; i <= UNIT_IMPORT_TRIALS - 1; i++) {
+        const trialDir = mkdtempSync(join(tmpdir(), 'bench-large-units-'));
+        const trial = openDatabase(`sqlite:${join(trialDir, 'units.sqlite')}`);
+        try {
+          await migrateLatest(trial);
+          const report = await importFile(trial, IMPORTERS['sirene-unites'] as never, join(data.dir, DEMO_FILES.unites), { progress: quiet });
+          unitRates.push(report.read / Math.max(report.seconds, 0.001));
+          console.log(`${importLine('sirene-unites', report)} [essai ${i}]`);
+        } finally {
+          await trial.destroy();
+          rmSync(trialDir, { recursive: true, force: true });
+        }
+      }
       for (const [source, file] of IMPORTS) {
         const report = await importFile(db, IMPORTERS[source] as never, join(data.dir, file), { progress: quiet });
         reports.set(source, report);
@@ -115,7 +134,9 @@ export async function benchLargeSet(): Promise<void> {
       await db.destroy();
     }
     const units = reports.get('sirene-unites') as ImportReport;
-    const unitsRate = units.read / Math.max(units.seconds, 0.001);
+    unitRates.push(units.read / Math.max(units.seconds, 0.001));
+    const unitsRate = [...unitRates].sort((a, b) => a - b)[Math.floor(unitRates.length / 2)] as number;
+    console.log(`Import des unités légales : médiane de ${unitRates.length} imports, ${formatInt(unitsRate)} lignes/s (${unitRates.map((r) => formatInt(r)).join(' / ')}).`);
 
     const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     let get: { latency: Figures; load: Figures };
@@ -174,7 +195,7 @@ export async function benchLargeSet(): Promise<void> {
     }
 
     console.log('Objectifs (machine à 2 cœurs, SQLite) :');
-    targetLine('Import SIRENE unités légales (base vide)', `${formatInt(unitsRate)} lignes/s`, `≥ ${formatInt(LARGE_TARGETS.importRowsPerSecond)}`, unitsRate >= LARGE_TARGETS.importRowsPerSecond);
+    targetLine(`Import SIRENE unités légales (base vide, médiane de ${unitRates.length})`, `${formatInt(unitsRate)} lignes/s`, `≥ ${formatInt(LARGE_TARGETS.importRowsPerSecond)}`, unitsRate >= LARGE_TARGETS.importRowsPerSecond);
     targetLine(`entreprises.get p99 (${LATENCY_CONNECTIONS} cx)`, `${get.latency.p99} ms`, `< ${LARGE_TARGETS.getP99Ms} ms`, get.latency.p99 < LARGE_TARGETS.getP99Ms);
     targetLine(`marches.search deux mots p99 (${LATENCY_CONNECTIONS} cx)`, `${search.latency.p99} ms`, `< ${LARGE_TARGETS.searchP99Ms} ms`, search.latency.p99 < LARGE_TARGETS.searchP99Ms);
     const failed = [get.latency, get.load, search.latency, search.load].reduce((n, f) => n + f.errors + f.non2xx, 0);
