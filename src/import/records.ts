@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parser } from 'stream-json';
 import { CsvSplitter, type CsvRecord } from './csv.js';
+import { ImportInputError } from './input.js';
 import pick from 'stream-json/filters/pick.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
 
@@ -97,7 +98,7 @@ export function detectLayout(head: string): JsonLayout | null {
 export async function* jsonRecords(stream: Readable): AsyncGenerator<RawRecord<unknown>> {
   const { head, rest } = await peek(stream);
   const layout = detectLayout(head);
-  if (!layout) throw new Error('format JSON non reconnu (attendu : {"results": […]}, un tableau, un enregistrement par ligne, ou DECP {"marches": …})');
+  if (!layout) throw new ImportInputError('format JSON non reconnu (attendu : {"results": […]}, un tableau, un enregistrement par ligne, ou DECP {"marches": …})');
   const { Readable } = await import('node:stream');
   const source = Readable.from(rest);
   if (layout === 'lines') {

@@ -188,9 +188,10 @@ async function readInWorker<Row>(source: string, path: string, stamp: string, si
       const parsed = JSON.parse(batch.rows) as unknown[];
       let rows = parsed as Row[];
       if (batch.columns) {
-        if (!build || builtFor !== batch.columns.join('\u0000')) {
+        const shape = batch.columns.join('\u0000');
+        if (!build || shape !== builtFor) {
           build = rowBuilder(batch.columns);
-          builtFor = batch.columns.join('\u0000');
+          builtFor = shape;
         }
         rows = (parsed as string[][]).map(build) as Row[];
       }

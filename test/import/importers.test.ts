@@ -262,7 +262,7 @@ describe(`importers (${readIn === 'worker' ? 'read in a thread of their own' : "
   it('refuses a JSON file of no known layout clearly, and writes nothing', async () => {
     const before = await db('notices').count<{ n: number | string }[]>('* as n');
     const err = await run('boamp', file('texte.json', 'ceci n’est pas du JSON')).catch((e: unknown) => e);
-    expect(err).to.be.instanceOf(Error);
+    expect(err).to.be.instanceOf(ImportInputError);
     expect((err as Error).message).to.match(/^format JSON non reconnu/);
     expect(await db('notices').count<{ n: number | string }[]>('* as n')).to.deep.equal(before);
   });

@@ -219,8 +219,9 @@ const POSTGRES_BATCH = 2000;
 
 /**
  * Indexes the documents, replacing those of the same keys; atomic (a savepoint inside the
- * caller's transaction, if any). Give it batches (hundreds to thousands): one statement
- * per batch and per table.
+ * caller's transaction, if any). Give it batches (hundreds to thousands): on SQLite, the
+ * key table is read and written 500 keys per statement, and FTS5 writes the batch's terms
+ * out as one segment; on PostgreSQL, 2,000 documents per statement.
  */
 export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: readonly SearchDocument[]): Promise<void> {
   const latest = lastByKey(docs);
