@@ -3,24 +3,20 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import { changeStamp, excusingWrites } from '../../src/data/change-stamp.js';
 import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
 import { createQuotaStore } from '../../src/data/quotas.js';
 import { withSqlite } from '../../src/data/sqlite-statements.js';
-import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../helpers/service.js';
+import { usingPostgres, openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 describe('database change stamp', () => {
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
   });
 
   if (usingPostgres)

@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
+import type { Database } from '../../src/data/database.js';
 import { searchNotices } from '../../src/data/notices.js';
 import { parseQuery } from '../../src/data/search/query-syntax.js';
 import { importFile } from '../../src/import/run.js';
 import { IMPORTERS } from '../../src/import/sources/index.js';
-import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 // Few texts and few dates for many notices: ranks tie, and dates tie within a rank.
 const OBJETS = ['Réfection de la toiture', 'Réfection de la toiture de l’école', 'Toiture et zinguerie de l’école', 'Isolation de la toiture', 'Peinture'];
@@ -30,22 +29,19 @@ function notices(): unknown[] {
 }
 
 describe('notice search by words alone', () => {
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
   let dir: string;
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
     dir = mkdtempSync(join(tmpdir(), 'notices-data-'));
     writeFileSync(join(dir, 'boamp.json'), JSON.stringify({ results: notices() }));
     await importFile(db, IMPORTERS.boamp as never, join(dir, 'boamp.json'), { progress: () => ({ update: () => undefined, stop: () => undefined }) });
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,30 +1,26 @@
 // Admissions asked in one turn of the event loop are decided in one transaction on SQLite, with the same verdicts as one transaction per call: in the order asked, exactly up to the limit even when a group spans it, each durable before its answer, and a failing group decided again call by call so only the failing call is refused.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
 import { createQuotaStore, type CallVerdict, type Limits, type QuotaStore } from '../../src/data/quotas.js';
-import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../helpers/service.js';
+import { usingPostgres, openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 const FREE: Limits = { callsPerMinute: 5, callsPerDay: 100, filesPerDay: 5 };
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
 describe('quota admissions in groups', () => {
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
   let store: QuotaStore;
   let n = 0;
   const account = () => `groupe-${++n}`;
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
     store = createQuotaStore(db);
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
   });
 
   const logged = async (accountId: string) => Number((await db('call_log').where({ account_id: accountId }).count<{ n: number }[]>('* as n'))[0]?.n);

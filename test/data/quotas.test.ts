@@ -2,10 +2,9 @@
 import { expect } from 'chai';
 import type { Caller } from '../../src/caller.js';
 import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
 import { createQuotaStore, DAY_MS, MINUTE_MS, type Limits } from '../../src/data/quotas.js';
 import { QuotaKeeper } from '../../src/quota/quota-keeper.js';
-import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 const FREE: Limits = { callsPerMinute: 5, callsPerDay: 100, filesPerDay: 5 };
 
@@ -26,7 +25,7 @@ function caller(accountId: string, limits: Limits, plan: Caller['plan'] = 'free'
 }
 
 describe('quota counters', () => {
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
   let clock = Date.parse('2026-11-21T10:00:00Z');
   const keeper = () => new QuotaKeeper(createQuotaStore(db), () => new Date(clock));
@@ -34,14 +33,11 @@ describe('quota counters', () => {
   const account = () => `compte-${++n}`;
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
   });
 
   async function outcome(k: QuotaKeeper, c: Caller): Promise<string> {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
-import { openDatabase } from '../../src/data/database.js';
+import { openDatabase, type Database } from '../../src/data/database.js';
+import { migrateLatest } from '../../src/data/migrate.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../src/data/accounts.js';
 import type { Logger } from '../../src/log.js';
@@ -70,6 +71,30 @@ export function freshDatabase(): TestDatabaseUrl {
   }
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   return { databaseUrl: `sqlite:${join(dir, 'service.sqlite')}`, prepare: async () => undefined, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface MigratedDatabase {
+  db: Database;
+  /** For a second connection to the same database. */
+  databaseUrl: string;
+  /** Closes the connection and removes the database. */
+  close: () => Promise<void>;
+}
+
+/** A fresh database with every migration applied, open: the set-up of a test file of the data layer. */
+export async function openMigratedDatabase(): Promise<MigratedDatabase> {
+  const database = freshDatabase();
+  await database.prepare();
+  const db = openDatabase(database.databaseUrl);
+  await migrateLatest(db);
+  return {
+    db,
+    databaseUrl: database.databaseUrl,
+    close: async () => {
+      await db.destroy();
+      await database.cleanup();
+    },
+  };
 }
 
 export function testConfig(databaseUrl: string, overrides: Partial<Config['limits']> = {}): Config {

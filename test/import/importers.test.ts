@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import yazl from 'yazl';
-import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
+import type { Database } from '../../src/data/database.js';
 import { ImportInputError } from '../../src/import/input.js';
 import { importFile } from '../../src/import/run.js';
 import { AWARDS_SEARCH, COMPANIES_SEARCH, NOTICES_SEARCH } from '../../src/data/public-search.js';
 import { searchKeys } from '../../src/data/search/full-text.js';
 import { parseQuery } from '../../src/data/search/query-syntax.js';
 import { IMPORTERS } from '../../src/import/sources/index.js';
-import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 const silent = () => ({ update: () => undefined, stop: () => undefined });
 
@@ -41,7 +40,7 @@ function unite(siren: string, denomination: string, updated: string, extra: Part
 for (const readIn of ['thread', 'worker'] as const)
 describe(`importers (${readIn === 'worker' ? 'read in a thread of their own' : "read in the import's thread"})`, function () {
   this.timeout(30000);
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
   let dir: string;
   const file = (name: string, content: string | Buffer) => {
@@ -52,15 +51,12 @@ describe(`importers (${readIn === 'worker' ? 'read in a thread of their own' : "
   const run = (source: string, path: string) => importFile(db, IMPORTERS[source] as never, path, { progress: silent, batchSize: 3, readIn });
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
     dir = mkdtempSync(join(tmpdir(), 'import-test-'));
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

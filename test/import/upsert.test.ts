@@ -7,15 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
+import type { Database } from '../../src/data/database.js';
 import { COMPANIES_SEARCH } from '../../src/data/public-search.js';
 import { searchKeys } from '../../src/data/search/full-text.js';
 import { parseQuery } from '../../src/data/search/query-syntax.js';
 import { importFile, type Importer } from '../../src/import/run.js';
 import { IMPORTERS } from '../../src/import/sources/index.js';
 import { upsertRows } from '../../src/import/sources/shared.js';
-import { freshDatabase, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 const silent = () => ({ update: () => undefined, stop: () => undefined });
 
@@ -26,7 +25,7 @@ const establishment = (siret: string, town: string, postcode: string, updated: s
 
 describe('import upserts', function () {
   this.timeout(30000);
-  let database: TestDatabaseUrl;
+  let database: MigratedDatabase;
   let db: Database;
   let dir: string;
   let n = 0;
@@ -42,15 +41,12 @@ describe('import upserts', function () {
   const find = async (q: string) => (await searchKeys(db, COMPANIES_SEARCH, parseQuery(q), { limit: 10 })).map((h) => h.key);
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl);
-    await migrateLatest(db);
+    database = await openMigratedDatabase();
+    db = database.db;
     dir = mkdtempSync(join(tmpdir(), 'upsert-test-'));
   });
   after(async () => {
-    await db.destroy();
-    await database.cleanup();
+    await database.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

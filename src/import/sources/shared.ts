@@ -183,7 +183,8 @@ export async function upsertRows<Row extends object>(
       const insert = statement(conn, insertSql);
       const replace = updateSql ? statement(conn, updateSql) : null;
       const runInsert = rowRunner(columns);
-      const updateValues: unknown[] = new Array(update.length + keys.length + (version ? 1 : 0));
+      // The update's arguments: the new values, the key, then the version compared.
+      const runUpdate = rowRunner([...update, ...keys, ...(version ? [version] : [])]);
       for (const row of inKeyOrder(rows, keys)) {
         const r = row as Record<string, unknown>;
         if (runInsert(insert, r).changes) {
@@ -195,11 +196,7 @@ export async function upsertRows<Row extends object>(
           outcome.updated += 1;
           continue;
         }
-        let j = 0;
-        for (const c of update) updateValues[j++] = sqliteValue(r[c]);
-        for (const k of keys) updateValues[j++] = sqliteValue(r[k]);
-        if (version) updateValues[j] = sqliteValue(r[version]);
-        if (replace.run(...updateValues).changes) {
+        if (runUpdate(replace, r).changes) {
           outcome.updated += 1;
           outcome.applied.push(row);
         } else {
@@ -250,7 +247,8 @@ export async function insertIgnoring(trx: Knex.Transaction, table: string, key: 
     const sql = `insert into ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
     await withSqlite(trx, (conn) => {
       const insert = statement(conn, sql);
-      for (const row of rows) insert.run(columns.map((c) => sqliteValue(row[c])));
+      const runInsert = rowRunner(columns);
+      for (const row of rows) runInsert(insert, row);
     });
     return;
   }
