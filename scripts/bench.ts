@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/data/database.js';
-import { migrateLatest } from '../src/data/migrate.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { migrateLatest } from '../src/migrations/index.js';
 import { benchLargeSet } from './bench/large.js';
 import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';

@@ -1,7 +1,7 @@
 // npm run import -- <source> <file…>
 // Imports published open-data files into the database of DATABASE_URL (the running
 // server's): sirene-unites, sirene-etablissements, rge, boamp, decp. Plain, .gz or .zip.
-import { IMPORTERS } from '../src/import/sources/index.js';
+import { IMPORTERS } from '../src/domains/importers.js';
 import { ImportInputError } from '../src/import/input.js';
 import { importFile, type ImportReport } from '../src/import/run.js';
 import { fail, withDatabase } from './lib/cli.js';

@@ -1,7 +1,7 @@
 // Entry point of `npm start`.
 import { loadConfig } from './config.js';
 import { importDemoDataIfEmpty } from '../scripts/demo/first-start.js';
-import { createDemoAccountIfEmpty } from './data/demo-account.js';
+import { createDemoAccountIfEmpty } from '../scripts/demo/account.js';
 import { startService } from './server.js';
 
 const config = loadConfig();

@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { startCheckpointer, type Checkpointer } from './data/checkpointer.js';
-import { openDatabase, sqliteFileOf, type Database } from './data/database.js';
-import { migrateLatest } from './data/migrate.js';
+import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer.js';
+import { openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
+import { migrateLatest } from './migrations/index.js';
 import { createLogger, type Logger } from './log.js';
 
 export interface RunningService {

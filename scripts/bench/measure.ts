@@ -1,9 +1,9 @@
 // Pieces shared by the benchmark's parts: an autocannon run with its warm-up, the account
 // the runs call with, and how a figure is printed next to its target.
 import autocannon from 'autocannon';
-import { hashPassword } from '../../src/auth/passwords.js';
-import { createAccount, setOrganisationPlan } from '../../src/data/accounts.js';
-import type { Database } from '../../src/data/database.js';
+import { hashPassword } from '../../src/platform/passwords.js';
+import { createAccount, setOrganisationPlan } from '../../src/auth/store/accounts.js';
+import type { Database } from '../../src/platform/db/database.js';
 
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);

@@ -1,7 +1,7 @@
 // Real French communes (INSEE code, name, postal code, approximate centre) for the demo
 // data, over many departments including Corsica and overseas; helpers for the SIRENE
 // spelling, Lambert-93 coordinates, telephone prefixes and the departments' names.
-import { DEPARTEMENTS, type DepartementEntry } from '../../src/data/reference-lists.js';
+import { DEPARTEMENTS, type DepartementEntry } from '../../src/domains/reference/lists.js';
 
 export interface Commune {
   /** INSEE code (arrondissement code for Paris, Lyon and Marseille, as SIRENE writes it). */

@@ -1,6 +1,6 @@
 // The demo companies: company i is rebuilt from (seed, i) alone, so the SIRENE files, the
 // RGE list and the awards all agree without keeping a million companies in memory.
-import { NAF_SECTION_F } from '../../src/data/reference-lists.js';
+import { NAF_SECTION_F } from '../../src/domains/reference/lists.js';
 import { COMMUNES, departement, registerText, type Commune } from './communes.js';
 import { luhnKey, nicFor, sirenForIndex } from './luhn.js';
 import { address, companyName, enseigne, familyName, firstName, type Address } from './names.js';

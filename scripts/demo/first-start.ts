@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from '../../src/data/database.js';
+import type { Database } from '../../src/platform/db/database.js';
 import { importFile } from '../../src/import/run.js';
-import { IMPORTERS } from '../../src/import/sources/index.js';
+import { IMPORTERS } from '../../src/domains/importers.js';
 import { writeDemoData } from './index.js';
 
 /** The order matters: establishments after their companies, RGE after establishments. */

@@ -1,6 +1,6 @@
 // What public buyers put out to tender: notice objects that read like real ones, their
 // lots, CPV codes (division 45 for works) and the NAF trades able to carry them out.
-import { CPV_DIVISION_45, cpvCheckDigit } from '../../src/data/reference-lists.js';
+import { CPV_DIVISION_45, cpvCheckDigit } from '../../src/domains/reference/lists.js';
 import type { Buyer } from './buyers.js';
 import { aCommune, deCommune } from './communes.js';
 import { communalBuilding, deBuilding, saintName, schoolName, streetName } from './names.js';

@@ -3,9 +3,9 @@
 // Plain server-rendered HTML, usable without JavaScript.
 import { randomBytes } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import type { Database } from '../data/database.js';
-import { listGrants, revokeGrantEverywhere } from '../data/oauth-store.js';
-import { WEB_SESSION_SECONDS, closeWebSession, openWebSession, webSessionUser } from '../data/web-sessions.js';
+import type { Database } from '../platform/db/database.js';
+import { listGrants, revokeGrantEverywhere } from './store/oauth-store.js';
+import { WEB_SESSION_SECONDS, closeWebSession, openWebSession, webSessionUser } from './store/web-sessions.js';
 import { csrfToken, csrfValid, readForm } from './forms.js';
 import { escapeHtml, page, SCOPE_LABELS } from './pages.js';
 import type { AuthServer } from './provider.js';

@@ -1,10 +1,10 @@
 // Resource side: the bearer token of every REST and MCP call, checked against the
 // authorization server's storage (so a revocation takes effect on the very next call).
-import type { Caller } from '../caller.js';
-import { loadAccount, type AccountRecord } from '../data/accounts.js';
-import { changeStamp } from '../data/change-stamp.js';
-import type { Database } from '../data/database.js';
-import { recordGrantUse } from '../data/oauth-store.js';
+import type { Caller } from '../access/caller.js';
+import { loadAccount, type AccountRecord } from './store/accounts.js';
+import { changeStamp } from '../platform/db/change-stamp.js';
+import type { Database } from '../platform/db/database.js';
+import { recordGrantUse } from './store/oauth-store.js';
 import { InsufficientScopeError, UnauthenticatedError, type ServiceError } from '../errors.js';
 import type { AuthServer } from './provider.js';
 

@@ -1,7 +1,7 @@
 // Reading URL-encoded forms and protecting them against CSRF.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import { readRawBody } from '../http/read-body.js';
+import { readRawBody } from '../platform/read-body.js';
 
 export async function readForm(ctx: Context): Promise<URLSearchParams> {
   const raw = await readRawBody(ctx.req, { bodyBytes: 64 * 1024, bodyTimeoutMs: 30_000 });

@@ -1,6 +1,6 @@
 // The authorize step's pages: login, then consent listing the requested scopes in French.
 import type { Context, Middleware } from 'koa';
-import type { Database } from '../data/database.js';
+import type { Database } from '../platform/db/database.js';
 import { csrfToken, csrfValid, readForm } from './forms.js';
 import { consentPage, errorPage, loginPage } from './pages.js';
 import type { AuthServer } from './provider.js';

@@ -5,10 +5,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
-import { loadAccount } from '../data/accounts.js';
-import type { Database } from '../data/database.js';
-import { oauthAdapterFactory } from '../data/oauth-store.js';
-import { secret } from '../data/secrets.js';
+import { loadAccount } from './store/accounts.js';
+import type { Database } from '../platform/db/database.js';
+import { oauthAdapterFactory } from './store/oauth-store.js';
+import { secret } from '../platform/db/secrets.js';
 import { errorPage } from './pages.js';
 
 export const RESOURCE_SCOPES = ['mcp:read', 'mcp:write', 'mcp:public'] as const;

@@ -1,9 +1,9 @@
 // Checks e-mail and password for the login pages (OAuth and account settings): throttled,
 // and a failure never says which of the two was wrong.
-import { findUserByEmail } from '../data/accounts.js';
-import type { Database } from '../data/database.js';
-import { clearLoginFailures, loginDelay, recordLoginFailure } from '../data/login-throttle.js';
-import { DUMMY_HASH, verifyPassword } from './passwords.js';
+import { findUserByEmail } from './store/accounts.js';
+import type { Database } from '../platform/db/database.js';
+import { clearLoginFailures, loginDelay, recordLoginFailure } from './store/login-throttle.js';
+import { DUMMY_HASH, verifyPassword } from '../platform/passwords.js';
 
 export type SignInResult = { ok: true; userId: string } | { ok: false; message: string };
 

@@ -1,6 +1,6 @@
 // GET /healthz: 200 when the database answers, 503 otherwise.
 import type { Middleware } from 'koa';
-import type { Database } from '../data/database.js';
+import type { Database } from '../platform/db/database.js';
 
 export function createHealthRoute(db: Database): Middleware {
   return async (ctx, next) => {

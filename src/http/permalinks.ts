@@ -4,11 +4,11 @@
 import type { Middleware } from 'koa';
 import { SESSION_COOKIE } from '../auth/account-pages.js';
 import { escapeHtml, page } from '../auth/pages.js';
-import type { CallPath } from '../call.js';
-import type { Caller } from '../caller.js';
-import { loadAccount } from '../data/accounts.js';
-import type { Database } from '../data/database.js';
-import { webSessionUser } from '../data/web-sessions.js';
+import type { CallPath } from '../call-path.js';
+import type { Caller } from '../access/caller.js';
+import { loadAccount } from '../auth/store/accounts.js';
+import type { Database } from '../platform/db/database.js';
+import { webSessionUser } from '../auth/store/web-sessions.js';
 import { asServiceError } from '../errors.js';
 
 const ROUTES: { pattern: RegExp; operation: string; args: (id: string) => Record<string, unknown> }[] = [

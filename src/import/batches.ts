@@ -4,7 +4,7 @@
 // reading thread (read-worker.ts) for large ones.
 import type { Readable } from 'node:stream';
 import type { Importer } from './run.js';
-import { sortedByKey } from './sources/shared.js';
+import { sortedByKey } from './upsert.js';
 
 export interface ImportProblem {
   position: number;

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { rowBatches, type BatchSizes } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
-import { IMPORTERS } from './sources/index.js';
+import { IMPORTERS } from '../domains/importers.js';
 
 export interface ReadJob extends BatchSizes {
   source: string;

@@ -8,16 +8,16 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import { startCheckpointer } from '../data/checkpointer.js';
-import { kindOf, sqliteFileOf, type Database } from '../data/database.js';
-import { withSqlite } from '../data/sqlite-statements.js';
+import { startCheckpointer } from '../platform/db/checkpointer.js';
+import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
+import { withSqlite } from '../platform/db/statements.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { ReadJob, ReadMessage } from './read-worker.js';
 import { rowBuilder, type RawRecord } from './records.js';
-import { IMPORTERS } from './sources/index.js';
-import type { WriteCounts } from './sources/shared.js';
+import { IMPORTERS } from '../domains/importers.js';
+import type { WriteCounts } from './upsert.js';
 
 export type Mapped<Row> = { row: Row } | { skip: string };
 

@@ -13,14 +13,14 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallPath } from '../call.js';
-import { toolVisible } from '../auth/access.js';
+import type { CallPath } from '../call-path.js';
+import { toolVisible } from '../access/rules.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../access/caller.js';
 import type { Contract } from '../contract/runtime.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
-import { readJsonBody, type BodyLimits } from '../http/read-body.js';
+import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 import type { Logger } from '../log.js';
 import { listCardResources, readCardResource, toolCardMeta } from './card.js';
 import { checkEnvelope } from './envelope.js';

@@ -4,11 +4,11 @@
 // call path, so REST and MCP refuse with the same French message.
 import type { Context, Middleware } from 'koa';
 import { OpenAPIBackend } from 'openapi-backend';
-import type { CallPath } from '../call.js';
+import type { CallPath } from '../call-path.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
 import { InvalidBodyError, MethodNotAllowedError, NotFoundError, asServiceError, errorBody, type ServiceError } from '../errors.js';
-import { readJsonBody, type BodyLimits } from '../http/read-body.js';
+import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 
 export const REST_PREFIX = '/api/mcp/v1/';
 

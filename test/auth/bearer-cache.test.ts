@@ -2,11 +2,11 @@
 import { expect } from 'chai';
 import { BearerAuthenticator } from '../../src/auth/bearer.js';
 import type { AuthServer } from '../../src/auth/provider.js';
-import { createAccount, setOrganisationPlan } from '../../src/data/accounts.js';
-import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
-import { oauthAdapterFactory } from '../../src/data/oauth-store.js';
-import { createQuotaStore } from '../../src/data/quotas.js';
+import { createAccount, setOrganisationPlan } from '../../src/auth/store/accounts.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
+import { migrateLatest } from '../../src/migrations/index.js';
+import { oauthAdapterFactory } from '../../src/auth/store/oauth-store.js';
+import { createQuotaStore } from '../../src/access/quota-store.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../helpers/service.js';
 
 const RESOURCE = 'http://127.0.0.1:1/api/mcp';

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
-import { openDatabase, type Database } from '../../src/data/database.js';
-import { migrateLatest } from '../../src/data/migrate.js';
-import { hashPassword } from '../../src/auth/passwords.js';
-import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../src/data/accounts.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
+import { migrateLatest } from '../../src/migrations/index.js';
+import { hashPassword } from '../../src/platform/passwords.js';
+import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../src/auth/store/accounts.js';
 import type { Logger } from '../../src/log.js';
 import { obtainToken } from '../../scripts/lib/native-flow.js';
-import type { Registry } from '../../src/registry.js';
+import type { Registry } from '../../src/domains/index.js';
 import { startService, type RunningService } from '../../src/server.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';

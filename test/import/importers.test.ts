@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import yazl from 'yazl';
-import type { Database } from '../../src/data/database.js';
+import type { Database } from '../../src/platform/db/database.js';
 import { ImportInputError } from '../../src/import/input.js';
 import { importFile } from '../../src/import/run.js';
-import { AWARDS_SEARCH, COMPANIES_SEARCH, NOTICES_SEARCH } from '../../src/data/public-search.js';
-import { searchKeys } from '../../src/data/search/full-text.js';
-import { parseQuery } from '../../src/data/search/query-syntax.js';
-import { IMPORTERS } from '../../src/import/sources/index.js';
+import { AWARDS_SEARCH, COMPANIES_SEARCH, NOTICES_SEARCH } from '../../src/domains/companies/search-index.js';
+import { searchKeys } from '../../src/platform/search/full-text.js';
+import { parseQuery } from '../../src/platform/search/query-syntax.js';
+import { IMPORTERS } from '../../src/domains/importers.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 
 const silent = () => ({ update: () => undefined, stop: () => undefined });

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Contract } from '../../../src/contract/runtime.js';
-import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../../src/data/accounts.js';
-import { hashPassword } from '../../../src/auth/passwords.js';
+import { createAccount, setOrganisationPlan, type Plan, type Role } from '../../../src/auth/store/accounts.js';
+import { hashPassword } from '../../../src/platform/passwords.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestAccount, type TestService } from '../../helpers/service.js';
 

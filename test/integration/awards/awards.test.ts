@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { importFile } from '../../../src/import/run.js';
-import { IMPORTERS } from '../../../src/import/sources/index.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const QUIMPER = '21290232000014';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Contract } from '../../../src/contract/runtime.js';
 import { PROFILE_NAMES, type ToolEntry } from '../../../src/contract/types.js';
-import { createRegistry } from '../../../src/registry.js';
+import { createRegistry } from '../../../src/domains/index.js';
 import { OPERATION_NAMES } from '../../../generated/handler-map.js';
 import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
 import { startTestService, type TestService } from '../../helpers/service.js';

@@ -2,8 +2,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/data/database.js';
-import { loadAccount } from '../../../src/data/accounts.js';
+import { openDatabase } from '../../../src/platform/db/database.js';
+import { loadAccount } from '../../../src/auth/store/accounts.js';
 import { freshDatabase, startTestService, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const exec = promisify(execFile);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { importFile } from '../../../src/import/run.js';
-import { IMPORTERS } from '../../../src/import/sources/index.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { importFile } from '../../../src/import/run.js';
-import { IMPORTERS } from '../../../src/import/sources/index.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 describe('permalinks', function () {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationEntry, ToolEntry } from '../../../src/contract/types.js';
-import { setOrganisationPlan } from '../../../src/data/accounts.js';
+import { setOrganisationPlan } from '../../../src/auth/store/accounts.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { accountInOwnOrganisation, callLogCount, mcpPost, nextDate, parisDateAndOffset, restAt, snapshot, toolCall, type Answer } from './quota-helpers.js';

@@ -1,6 +1,6 @@
 // Demo BOAMP notices keep the open-data export shape: idweb, lists, dates, url_avis, and `donnees` a JSON string with the CPV and the buyer contact.
 import { expect } from 'chai';
-import { CPV_DIVISION_45, isValidDepartementCode } from '../../../src/data/reference-lists.js';
+import { CPV_DIVISION_45, isValidDepartementCode } from '../../../src/domains/reference/lists.js';
 import { isRealDay, postalCodeMatches, readDemo, TODAY } from './fixture.js';
 
 interface Notice {

@@ -1,6 +1,6 @@
 // Demo DECP awards keep both real shapes (2019 {"marches": [...]}, 2024 {"marches": {"marche": [...]}}), valid CPV and SIRETs of demo firms and buyers.
 import { expect } from 'chai';
-import { CPV_DIVISION_45, isValidCpv, isValidDepartementCode } from '../../../src/data/reference-lists.js';
+import { CPV_DIVISION_45, isValidCpv, isValidDepartementCode } from '../../../src/domains/reference/lists.js';
 import { luhnValid } from '../../../scripts/demo/luhn.js';
 import { readTable } from './csv.js';
 import { departementOfCommune, isRealDay, readDemo, TODAY } from './fixture.js';

@@ -1,6 +1,6 @@
 // Demo SIRENE stock files keep the real INSEE headers and formats: valid SIREN/SIRET, one head office per company, real communes.
 import { expect } from 'chai';
-import { DEPARTEMENTS, NAF_SECTION_F } from '../../../src/data/reference-lists.js';
+import { DEPARTEMENTS, NAF_SECTION_F } from '../../../src/domains/reference/lists.js';
 import { COMMUNES } from '../../../scripts/demo/communes.js';
 import { luhnValid } from '../../../scripts/demo/luhn.js';
 import { readTable } from './csv.js';

@@ -1,0 +1,318 @@
+// The quota counters, exact under concurrency: a sliding log of calls per account and the
+// distinct files opened per Paris day. Every check-and-count runs serialised per account:
+// on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
+// PostgreSQL in a transaction holding an advisory lock on the account.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { excusingWrites } from '../platform/db/change-stamp.js';
+import { kindOf, type Database } from '../platform/db/database.js';
+import { statement, withSqlite } from '../platform/db/statements.js';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+export interface Limits {
+  callsPerMinute: number;
+  callsPerDay: number;
+  filesPerDay: number;
+}
+
+export type CallVerdict =
+  | { admitted: true }
+  | { admitted: false; ceiling: 'minute' | 'day'; limit: number; retryAfterMs: number };
+
+export type FileVerdict = { admitted: true; counted: boolean } | { admitted: false; limit: number };
+
+export interface WindowState {
+  used: number;
+  /** When the oldest counted unit leaves the window (null: nothing counted). */
+  nextFreeAtMs: number | null;
+}
+
+export interface QuotaState {
+  minute: WindowState;
+  day: WindowState;
+  filesToday: number;
+}
+
+export interface QuotaStore {
+  /** Counts the call if both windows have room; a refused call is not counted. */
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict>;
+  /** The first opening of a file in the (Paris) day takes a unit; a re-read that day is free. */
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict>;
+  state(accountId: string, day: string, nowMs: number): Promise<QuotaState>;
+}
+
+/**
+ * The sliding log, the same on both databases. `quota_accounts` keeps per account the
+ * number of logged calls in each window; each check first subtracts the calls that left
+ * the windows since the last check (usually one or none), so it costs the same whatever
+ * the traffic. Calls older than 24 h are deleted as they leave.
+ */
+const SQL = {
+  counters: 'select day_count, minute_count, minute_floor_ms from quota_accounts where account_id = ?',
+  leftMinute: 'select count(*) as n from call_log where account_id = ? and at_ms > ? and at_ms <= ?',
+  pruneDay: 'delete from call_log where account_id = ? and at_ms <= ?',
+  oldestSince: 'select min(at_ms) as oldest from call_log where account_id = ? and at_ms > ?',
+  log: 'insert into call_log (account_id, at_ms) values (?, ?)',
+  save: `insert into quota_accounts (account_id, day_count, minute_count, minute_floor_ms) values (?, ?, ?, ?)
+         on conflict (account_id) do update set day_count = excluded.day_count, minute_count = excluded.minute_count, minute_floor_ms = excluded.minute_floor_ms`,
+};
+
+/** One SQL statement at a time, synchronously (SQLite) or not (PostgreSQL). */
+type Run<R> = (sql: string, params: unknown[]) => R;
+
+type Step = { kind: 'get' | 'run'; sql: string; params: unknown[] };
+
+/** An account's row of `quota_accounts`: the calls in each window, and the minute window's start. */
+interface Counters {
+  day: number;
+  minute: number;
+  floor: number;
+}
+
+/**
+ * The check-and-count, written once over either database's way of running SQL. `known` is
+ * the account's counters when the same transaction already holds them (a group on SQLite);
+ * the caller saves the counters it gets back (`saveStep`).
+ */
+function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
+  let day: number, minute: number, floor: number;
+  if (known) ({ day, minute, floor } = known);
+  else {
+    const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
+    day = Number(row?.day_count ?? 0);
+    minute = Number(row?.minute_count ?? 0);
+    floor = Number(row?.minute_floor_ms ?? 0);
+  }
+  const minuteStart = nowMs - MINUTE_MS;
+  if (minuteStart > floor) {
+    const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart] }) as { n: unknown };
+    minute = Math.max(0, minute - Number(left.n));
+    floor = minuteStart;
+  }
+  const pruned = (yield { kind: 'run', sql: SQL.pruneDay, params: [accountId, nowMs - DAY_MS] }) as number;
+  day = Math.max(0, day - pruned);
+  let verdict: CallVerdict | null = null;
+  if (minute >= limits.callsPerMinute || day >= limits.callsPerDay) {
+    const minuteOldest = minute >= limits.callsPerMinute ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, floor] }) as { oldest: unknown }).oldest : null;
+    const dayOldest = day >= limits.callsPerDay ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, nowMs - DAY_MS] }) as { oldest: unknown }).oldest : null;
+    verdict = judge(limits, { count: minute, oldest: Number(minuteOldest ?? nowMs) }, { count: day, oldest: Number(dayOldest ?? nowMs) });
+  }
+  if (!verdict) {
+    yield { kind: 'run', sql: SQL.log, params: [accountId, nowMs] };
+    day += 1;
+    minute += 1;
+  }
+  return { verdict: verdict ?? { admitted: true }, counters: { day, minute, floor } };
+}
+
+function saveStep(accountId: string, c: Counters): Step {
+  return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor] };
+}
+
+/** One admission, counters read and saved (PostgreSQL: one transaction per call). */
+function* admitOne(accountId: string, limits: Limits, nowMs: number): Generator<Step, CallVerdict, unknown> {
+  const { verdict, counters } = yield* admitSteps(accountId, limits, nowMs);
+  yield saveStep(accountId, counters);
+  return verdict;
+}
+
+/** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
+function runSync<T>(steps: Generator<Step, T, unknown>, get: Run<unknown>, run: Run<number>): T {
+  let next = steps.next();
+  while (!next.done) next = steps.next(next.value.kind === 'get' ? get(next.value.sql, next.value.params) : run(next.value.sql, next.value.params));
+  return next.value;
+}
+
+/** Drives the steps with an asynchronous runner (PostgreSQL in a locked transaction). */
+async function runAsync<T>(steps: Generator<Step, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) next = steps.next(next.value.kind === 'get' ? await get(next.value.sql, next.value.params) : await run(next.value.sql, next.value.params));
+  return next.value;
+}
+
+/**
+ * The verdict from the counts, the same for both databases. When both ceilings are
+ * reached, the refusal names the one that frees up later (no call passes before it).
+ */
+function judge(
+  limits: Limits,
+  minute: { count: number; oldest: number | null },
+  day: { count: number; oldest: number | null },
+): CallVerdict | null {
+  const refusals: Extract<CallVerdict, { admitted: false }>[] = [];
+  if (minute.count >= limits.callsPerMinute)
+    refusals.push({ admitted: false, ceiling: 'minute', limit: limits.callsPerMinute, retryAfterMs: (minute.oldest ?? 0) + MINUTE_MS });
+  if (day.count >= limits.callsPerDay) refusals.push({ admitted: false, ceiling: 'day', limit: limits.callsPerDay, retryAfterMs: (day.oldest ?? 0) + DAY_MS });
+  return refusals.sort((a, b) => b.retryAfterMs - a.retryAfterMs)[0] ?? null;
+}
+
+interface PendingAdmission {
+  accountId: string;
+  limits: Limits;
+  nowMs: number;
+  resolve: (verdict: CallVerdict) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { verdict: CallVerdict } | { error: unknown };
+
+/**
+ * Admissions on SQLite, in order, inside the caller's transaction. Each account's counters
+ * are read once and saved once for the whole group: in between they are exactly what the
+ * table would hold (nothing else writes in this transaction).
+ */
+function admitInOrder(conn: BetterSqlite3.Database, items: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): CallVerdict[] {
+  const get = (sql: string, params: unknown[]) => statement(conn, sql).get(...params);
+  const run = (sql: string, params: unknown[]) => statement(conn, sql).run(...params).changes;
+  const counters = new Map<string, Counters>();
+  const verdicts = items.map((p) => {
+    const outcome = runSync(admitSteps(p.accountId, p.limits, p.nowMs, counters.get(p.accountId)), get, run);
+    counters.set(p.accountId, outcome.counters);
+    return outcome.verdict;
+  });
+  for (const [accountId, c] of counters) {
+    const step = saveStep(accountId, c);
+    run(step.sql, step.params);
+  }
+  return verdicts;
+}
+
+/**
+ * Decides a group in one transaction. If it fails, nothing of it was kept: each admission
+ * is then decided again alone, in the same order, so a failure tied to one call (a write
+ * error on its account) refuses only that call. A database still locked by another process
+ * after busy_timeout refuses the whole group at once: retrying each would only wait again.
+ */
+function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingAdmission, 'accountId' | 'limits' | 'nowMs'>[]): Outcome[] {
+  try {
+    return conn
+      .transaction(() => admitInOrder(conn, group))
+      .immediate()
+      .map((verdict) => ({ verdict }));
+  } catch (err) {
+    if (group.length === 1 || String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return group.map(() => ({ error: err }));
+    return group.map((p) => {
+      try {
+        return { verdict: conn.transaction(() => admitInOrder(conn, [p])[0] as CallVerdict).immediate() };
+      } catch (error) {
+        return { error };
+      }
+    });
+  }
+}
+
+/**
+ * On SQLite, admissions are committed in groups: the calls that ask during one turn of the
+ * event loop are decided one by one, in the order they asked, inside one BEGIN IMMEDIATE
+ * transaction, and each is answered once that transaction is committed. Every decision is
+ * the same as if each call had its own transaction (same order, same counts, durable before
+ * the answer), but the commit, the costliest part, is paid once per group.
+ */
+class SqliteQuotaStore implements QuotaStore {
+  private queue: PendingAdmission[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
+    return new Promise((resolve, reject) => {
+      // setImmediate runs after the poll phase: every request read in this turn is queued by then.
+      if (this.queue.push({ accountId, limits, nowMs, resolve, reject }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue;
+    this.queue = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = await withSqlite(this.db, (conn) => excusingWrites(conn, () => decideGroup(conn, group)));
+    } catch (err) {
+      outcomes = group.map(() => ({ error: err }));
+    }
+    group.forEach((pending, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if ('verdict' in outcome) pending.resolve(outcome.verdict);
+      else pending.reject(outcome.error);
+    });
+  }
+
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
+    return withSqlite(this.db, (conn) =>
+      excusingWrites(conn, () =>
+        conn
+        .transaction((): FileVerdict => {
+          const seen = statement(conn, 'select 1 from file_opens where account_id = ? and day = ? and file_key = ?').get(accountId, day, fileKey);
+          if (seen) return { admitted: true, counted: false };
+          const { n } = statement(conn, 'select count(*) as n from file_opens where account_id = ? and day = ?').get(accountId, day) as { n: number };
+          if (n >= limits.filesPerDay) return { admitted: false, limit: limits.filesPerDay };
+          statement(conn, 'insert into file_opens (account_id, day, file_key, opened_at_ms) values (?, ?, ?, ?)').run(accountId, day, fileKey, nowMs);
+          statement(conn, 'delete from file_opens where account_id = ? and day < ?').run(accountId, day);
+          return { admitted: true, counted: true };
+        })
+        .immediate(),
+      ),
+    );
+  }
+
+  state(accountId: string, day: string, nowMs: number): Promise<QuotaState> {
+    return withSqlite(this.db, (conn) => {
+      const window = (ms: number): WindowState => {
+        const row = statement(conn, 'select count(*) as n, min(at_ms) as oldest from call_log where account_id = ? and at_ms > ?').get(accountId, nowMs - ms) as {
+          n: number;
+          oldest: number | null;
+        };
+        return { used: row.n, nextFreeAtMs: row.oldest === null ? null : row.oldest + ms };
+      };
+      const files = statement(conn, 'select count(*) as n from file_opens where account_id = ? and day = ?').get(accountId, day) as { n: number };
+      return { minute: window(MINUTE_MS), day: window(DAY_MS), filesToday: files.n };
+    });
+  }
+}
+
+class PostgresQuotaStore implements QuotaStore {
+  constructor(private readonly db: Database) {}
+
+  private locked<T>(accountId: string, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`quota:${accountId}`]);
+      return run(trx);
+    });
+  }
+
+  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
+    return this.locked(accountId, (trx) =>
+      runAsync(
+        admitOne(accountId, limits, nowMs),
+        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rows[0],
+        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rowCount as number,
+      ),
+    );
+  }
+
+  openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
+    return this.locked(accountId, async (trx): Promise<FileVerdict> => {
+      const seen = await trx('file_opens').where({ account_id: accountId, day, file_key: fileKey }).first('file_key');
+      if (seen) return { admitted: true, counted: false };
+      const n = Number((await trx('file_opens').where({ account_id: accountId, day }).first(trx.raw('count(*) as n'))).n);
+      if (n >= limits.filesPerDay) return { admitted: false, limit: limits.filesPerDay };
+      await trx('file_opens').insert({ account_id: accountId, day, file_key: fileKey, opened_at_ms: nowMs });
+      await trx('file_opens').where('account_id', accountId).andWhere('day', '<', day).delete();
+      return { admitted: true, counted: true };
+    });
+  }
+
+  async state(accountId: string, day: string, nowMs: number): Promise<QuotaState> {
+    const window = async (ms: number) => {
+      const row = await this.db('call_log').where('account_id', accountId).andWhere('at_ms', '>', nowMs - ms).first(this.db.raw('count(*) as n'), this.db.raw('min(at_ms) as oldest'));
+      return { used: Number(row.n), nextFreeAtMs: row.oldest === null ? null : Number(row.oldest) + ms };
+    };
+    const files = await this.db('file_opens').where({ account_id: accountId, day }).first(this.db.raw('count(*) as n'));
+    return { minute: await window(MINUTE_MS), day: await window(DAY_MS), filesToday: Number(files.n) };
+  }
+}
+
+export function createQuotaStore(db: Database): QuotaStore {
+  return kindOf(db) === 'sqlite' ? new SqliteQuotaStore(db) : new PostgresQuotaStore(db);
+}

@@ -1,0 +1,47 @@
+// Slows down repeated sign-in failures, per e-mail and per client address, in the database
+// so every server process sees the same count.
+import type { Database } from '../../platform/db/database.js';
+
+/**
+ * Failures allowed before waiting, then the wait doubles from 30 s up to 15 min: 5 per
+ * e-mail, 20 per client address (several people may sign in from one address).
+ */
+const FREE_FAILURES = { email: 5, ip: 20 };
+const FIRST_WAIT_SECONDS = 30;
+const MAX_WAIT_SECONDS = 15 * 60;
+/** Failures older than this are forgotten. */
+const WINDOW_SECONDS = 30 * 60;
+
+export function waitSeconds(key: string, count: number): number {
+  const free = key.startsWith('ip:') ? FREE_FAILURES.ip : FREE_FAILURES.email;
+  if (count < free) return 0;
+  return Math.min(FIRST_WAIT_SECONDS * 2 ** (count - free), MAX_WAIT_SECONDS);
+}
+
+/** Seconds to wait before the next attempt for these keys (0: go ahead). */
+export async function loginDelay(db: Database, keys: string[], now: Date): Promise<number> {
+  const rows = await db('login_failures').whereIn('key', keys).select('key', 'count', 'last_at');
+  const nowSec = Math.floor(now.getTime() / 1000);
+  let wait = 0;
+  for (const r of rows) {
+    const last = Number(r.last_at);
+    if (nowSec - last > WINDOW_SECONDS) continue;
+    wait = Math.max(wait, last + waitSeconds(r.key as string, Number(r.count)) - nowSec);
+  }
+  return Math.max(0, wait);
+}
+
+export async function recordLoginFailure(db: Database, keys: string[], now: Date): Promise<void> {
+  const nowSec = Math.floor(now.getTime() / 1000);
+  await db.transaction(async (trx) => {
+    for (const key of keys) {
+      const row = await trx('login_failures').where({ key }).first('count', 'last_at');
+      const count = row && nowSec - Number(row.last_at) <= WINDOW_SECONDS ? Number(row.count) + 1 : 1;
+      await trx('login_failures').insert({ key, count, last_at: nowSec }).onConflict('key').merge();
+    }
+  });
+}
+
+export async function clearLoginFailures(db: Database, keys: string[]): Promise<void> {
+  await db('login_failures').whereIn('key', keys).delete();
+}

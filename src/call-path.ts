@@ -1,0 +1,80 @@
+// The one path every call takes, whatever the transport: its steps read top to bottom.
+// The transport has authenticated the caller; every rule after that is decided here.
+import { checkPlan, checkScope, checkWorkspaceRights } from './access/rules.js';
+import type { Caller } from './access/caller.js';
+import type { Contract } from './contract/runtime.js';
+import type { OperationEntry } from './contract/types.js';
+import { NotFoundError, TimeoutError, UnavailableError, asServiceError } from './errors.js';
+import type { Logger } from './log.js';
+import type { QuotaKeeper } from './access/quota-keeper.js';
+import type { Registry } from './domains/index.js';
+
+export interface CallPathDeps {
+  contract: Contract;
+  registry: Registry;
+  logger: Logger;
+  quota: QuotaKeeper;
+  operationTimeoutMs: number;
+}
+
+export class CallPath {
+  constructor(private readonly deps: CallPathDeps) {}
+
+  /**
+   * `readArgs` reads the arguments (the REST body, the MCP `arguments`) after admission,
+   * so a call refused for its body or the shape of its arguments is counted too.
+   */
+  async call(operation: string, caller: Caller, readArgs: () => unknown): Promise<Record<string, unknown>> {
+    const op = this.find(operation);
+    await this.deps.quota.admitCall(caller);
+    const args = await readArgs();
+    checkScope(op, caller);
+    checkWorkspaceRights(op, caller);
+    checkPlan(op, caller);
+    this.validate(op, args);
+    const result = await this.run(op, args, caller);
+    return this.shape(op, result);
+  }
+
+  private find(operation: string): OperationEntry {
+    const op = this.deps.contract.operation(operation);
+    if (!op) throw new NotFoundError(`Opération inconnue : « ${operation} ».`);
+    return op;
+  }
+
+  private validate(op: OperationEntry, args: unknown): void {
+    this.deps.contract.validateArguments(op.name, args);
+  }
+
+  private async run(op: OperationEntry, args: unknown, caller: Caller): Promise<unknown> {
+    const handler = this.deps.registry[op.name as keyof Registry] as (a: unknown, c: Caller) => Promise<unknown>;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError(Math.round(this.deps.operationTimeoutMs / 1000))), this.deps.operationTimeoutMs);
+    });
+    try {
+      return await Promise.race([handler(args, caller), deadline]);
+    } catch (err) {
+      const known = asServiceError(err);
+      if (known !== err) this.deps.logger.error({ operation: op.name, err: describe(err) }, 'échec interne');
+      throw known;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A result that breaks its own output schema is a bug: logged, never sent. */
+  private shape(op: OperationEntry, result: unknown): Record<string, unknown> {
+    const problem = this.deps.contract.outputProblem(op.name, result);
+    if (problem) {
+      this.deps.logger.error({ operation: op.name, problem }, 'réponse non conforme au contrat');
+      throw new UnavailableError();
+    }
+    return result as Record<string, unknown>;
+  }
+}
+
+function describe(err: unknown): { type: string; message: string; code?: string } {
+  if (err instanceof Error) return { type: err.constructor.name, message: err.message, code: (err as { code?: string }).code };
+  return { type: typeof err, message: String(err) };
+}

@@ -1,0 +1,155 @@
+// Alerts: keyword searches of the caller's organisation, replayed by the robot. The rules
+// of the spec's Alert and alertes.* sections: criteria normalised, one alert per name,
+// the truth about what is watched in `warnings` and `sources_surveillees`.
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../../access/caller.js';
+import { deleteAlert, insertAlert, listAlerts, MAX_ALERTS_PER_ORGANISATION, type AlertRecord } from './store.js';
+import { parseQuery } from '../../platform/search/query-syntax.js';
+import { ConflictError, InvalidArgumentsError } from '../../errors.js';
+import { parisIso } from '../../platform/paris-time.js';
+import type { Services } from '../context.js';
+import type { HandlerMap, OperationArgs, OperationResults } from '../../../generated/handler-map.js';
+
+type AlertActions = Pick<HandlerMap<Caller>, 'alertes.create' | 'alertes.delete' | 'alertes.list'>;
+type AlertOut = OperationResults['alertes.create']['alerte'];
+
+export const ALERT_SOURCES = ['marche', 'dce', 'attribution', 'permis', 'reseaux_sociaux', 'mairie', 'bodacc', 'entreprise', 'contact', 'dvf'] as const;
+
+/** Sources that watch nothing without followed departments, and which list they follow. */
+const NEEDS_DEPARTEMENTS: Record<string, 'followed' | 'merged'> = { attribution: 'followed', dvf: 'merged' };
+
+const quote = (s: string) => `« ${s} »`;
+
+/**
+ * The query as typed (spaces collapsed), and its canonical form for comparing criteria:
+ * the search syntax's own (an exact phrase differs from the same loose words).
+ */
+function normaliseQuery(query: string): { text: string; canonical: string } {
+  const text = query.replace(/\s+/g, ' ').trim();
+  if (text.replace(/[\s,]/g, '').length < 2) throw new InvalidArgumentsError(`L'argument « query » doit contenir au moins 2 caractères hors espaces et virgules.`);
+  return { text, canonical: parseQuery(text).canonical };
+}
+
+/** An alert id as stored: lower case, without a `urn:uuid:` prefix. */
+const alertId = (id: string) => id.trim().toLowerCase().replace(/^urn:uuid:/, '');
+
+export interface PlannedAlert {
+  record: Omit<AlertRecord, 'id' | 'organisationId' | 'createdBy' | 'createdAt' | 'isActive' | 'lastEvaluatedAt'>;
+  warnings: string[];
+}
+
+/** The alert asked for, normalised, with what will really be watched and why. */
+export function planAlert(args: OperationArgs['alertes.create']): PlannedAlert {
+  const name = args.name.trim();
+  if (!name) throw new InvalidArgumentsError(`L'argument « name » ne peut pas être vide.`);
+  const query = normaliseQuery(args.query);
+  const requested = args.sources?.length ? ALERT_SOURCES.filter((s) => args.sources?.includes(s)) : [...ALERT_SOURCES];
+  const followed = [...new Set(args.departements ?? [])].sort();
+  const merged = [...new Set([...followed, ...(args.departement ? [args.departement] : [])])].sort();
+  const montantMin = args.montant_min ?? null;
+  const frequency = args.frequency ?? 'daily';
+
+  const warnings: string[] = [];
+  const watched = requested.filter((source) => {
+    const needs = NEEDS_DEPARTEMENTS[source];
+    if (!needs) return true;
+    const list = needs === 'followed' ? followed : merged;
+    if (list.length) return true;
+    warnings.push(
+      needs === 'followed' && merged.length
+        ? `La source ${quote(source)} ne suit que les départements de « departements » (le champ « departement » est sans effet sur elle) : sans eux, elle n'est pas surveillée.`
+        : `La source ${quote(source)} exige des départements suivis (« departements ») : elle n'est pas surveillée.`,
+    );
+    return false;
+  });
+  if (!watched.length) {
+    throw new InvalidArgumentsError(
+      `Aucune des sources demandées ne peut être surveillée : ${requested.map(quote).join(', ')} exige${requested.length > 1 ? 'nt' : ''} des départements suivis (argument « departements »).`,
+    );
+  }
+  if (args.departement && watched.includes('attribution'))
+    warnings.push(`Le champ « departement » est sans effet sur la source « attribution », qui ne suit que les départements de « departements ».`);
+  if (merged.length && watched.includes('dce'))
+    warnings.push(`Sur la source « dce », le filtre de département ne retient que les dossiers rattachés à un avis de marché localisé.`);
+  if (montantMin !== null) {
+    const others = watched.filter((s) => s !== 'attribution');
+    if (!watched.includes('attribution')) warnings.push(`« montant_min » ne s'applique qu'à la source « attribution », qui n'est pas surveillée : il est sans effet.`);
+    else if (others.length) warnings.push(`« montant_min » ne s'applique qu'à la source « attribution » ; il est sans effet sur ${others.map(quote).join(', ')}.`);
+  }
+  if (watched.includes('dvf')) warnings.push(`La source « dvf » ne tient pas compte des termes : toutes les ventes récentes des départements suivis sont signalées.`);
+
+  return {
+    record: {
+      name,
+      query: query.text,
+      frequency,
+      sources: requested,
+      sourcesWatched: watched,
+      departements: merged,
+      departementsFollowed: followed,
+      departement: args.departement ?? null,
+      montantMin,
+      kind: watched.some((s) => s !== 'dvf') ? 'mots_cles' : 'territoire',
+      criteria: JSON.stringify({ q: query.canonical, s: requested, d: args.departement ?? null, f: followed, fr: frequency, m: montantMin }),
+    },
+    warnings,
+  };
+}
+
+export function alertOut(a: AlertRecord): AlertOut {
+  return {
+    id: a.id,
+    name: a.name,
+    query: a.query,
+    frequency: a.frequency,
+    sources: a.sources as AlertOut['sources'],
+    sources_surveillees: a.sourcesWatched as AlertOut['sources_surveillees'],
+    departements: a.departements,
+    montant_min: a.montantMin,
+    is_active: a.isActive,
+    kind: a.kind,
+    evaluee: a.lastEvaluatedAt ? parisIso(new Date(a.lastEvaluatedAt)) : 'jamais',
+    created_at: parisIso(new Date(a.createdAt)),
+  };
+}
+
+export function alertActions({ db, now }: Services): AlertActions {
+  return {
+    'alertes.create': async (args, caller) => {
+      const plan = planAlert(args);
+      // Writes have been checked to have an organisation (call path).
+      const organisationId = caller.organisationId as string;
+      const record: AlertRecord = {
+        ...plan.record,
+        id: randomUUID(),
+        organisationId,
+        createdBy: caller.accountId,
+        createdAt: now().toISOString(),
+        isActive: caller.plan === 'subscribed',
+        lastEvaluatedAt: null,
+      };
+      const outcome = await insertAlert(db, record);
+      if (outcome.kind === 'cap_reached') {
+        throw new ConflictError(`L'organisation a déjà ${MAX_ALERTS_PER_ORGANISATION} alertes, le maximum : en supprimer avant d'en créer une autre.`);
+      }
+      if (outcome.kind === 'name_taken') {
+        if (outcome.existing.criteria !== record.criteria) {
+          throw new ConflictError(
+            `Une alerte nommée « ${record.name} » existe déjà avec d'autres critères : la supprimer (action remove, id ${outcome.existing.id}) puis la recréer.`,
+          );
+        }
+        return { action: 'add', created: false, unchanged: true, alerte: alertOut(outcome.existing), warnings: plan.warnings };
+      }
+      return { action: 'add', created: true, unchanged: false, alerte: alertOut(record), warnings: plan.warnings };
+    },
+    'alertes.delete': async (args, caller) => {
+      const id = alertId(args.id);
+      const removed = await deleteAlert(db, caller.organisationId as string, id);
+      return { action: 'remove', removed, id };
+    },
+    'alertes.list': async (_args, caller) => {
+      const items = caller.organisationId ? (await listAlerts(db, caller.organisationId, MAX_ALERTS_PER_ORGANISATION)).map(alertOut) : [];
+      return { action: 'list', total: items.length, items };
+    },
+  };
+}

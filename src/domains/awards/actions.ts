@@ -1,0 +1,114 @@
+// Awarded contracts (DECP) and public buyers: searches, one award, a buyer's profile by
+// year. `url` is the service's own permalink.
+import type { Caller } from '../../access/caller.js';
+import { awardsByKeys, buyerById, searchAwards, searchBuyers, type AwardView, type BuyerView } from './store.js';
+import { REGIONS } from '../reference/lists.js';
+import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { parseQuery } from '../../platform/search/query-syntax.js';
+import type { Services } from '../context.js';
+import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
+
+type AwardActions = Pick<HandlerMap<Caller>, 'attributions.search' | 'attributions.get' | 'acheteurs.search' | 'acheteurs.get'>;
+type AwardRecord = OperationResults['attributions.get']['results'][number];
+type BuyerRecord = OperationResults['acheteurs.get']['results'][number];
+
+const AWARD_META = { sources: ['Données essentielles de la commande publique (DECP)'], profondeur_max: MAX_SEARCH_DEPTH };
+const BUYER_META = { sources: ['BOAMP (DILA)', 'Données essentielles de la commande publique (DECP)'], profondeur_max: MAX_SEARCH_DEPTH };
+
+const euros = (n: number) => `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n)} €`;
+const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
+
+export function awardRecord(a: AwardView, publicUrl: string): AwardRecord {
+  const winners = a.titulaires.map((t) => t.denomination ?? t.siret).join(', ');
+  return {
+    id: a.award_key,
+    titre: a.objet ?? `Marché ${a.id}`,
+    resume: `${a.buyerName ?? 'Acheteur non précisé'}${a.montant !== null ? ` — ${euros(a.montant)}` : ''}${a.date_notification ? ` — notifié le ${frenchDate(a.date_notification)}` : ''}${
+      winners ? ` — titulaire${a.titulaires.length > 1 ? 's' : ''} : ${winners}` : ''
+    }.`,
+    fields: {
+      id_decp: a.id,
+      acheteur: a.buyerName,
+      acheteur_id: a.buyer_id,
+      objet: a.objet,
+      cpv: a.cpv,
+      procedure: a.procedure,
+      nature: a.nature,
+      lieu_code: a.lieu_code,
+      departement: a.departement,
+      montant: a.montant,
+      date_notification: a.date_notification,
+      duree_mois: a.duree_mois,
+      forme_prix: a.forme_prix,
+      titulaires: a.titulaires,
+      url: `${publicUrl}/attributions/${encodeURIComponent(a.award_key)}`,
+    },
+  };
+}
+
+export function buyerRecord(b: BuyerView, publicUrl: string): BuyerRecord {
+  const notices = b.notices.reduce((n, y) => n + y.nombre, 0);
+  const awards = b.awards.reduce((n, y) => n + y.nombre, 0);
+  return {
+    id: b.id,
+    titre: b.nom,
+    resume: `${notices} avis publié${notices > 1 ? 's' : ''}, ${awards} marché${awards > 1 ? 's' : ''} attribué${awards > 1 ? 's' : ''}${b.siret ? ` — SIRET ${b.siret}` : ''}.`,
+    fields: { id: b.id, nom: b.nom, siret: b.siret, avis_par_annee: b.notices, attributions_par_annee: b.awards, url: `${publicUrl}/acheteurs/${encodeURIComponent(b.id)}` },
+  };
+}
+
+export function awardActions({ db, publicUrl, cursorKey }: Services): AwardActions {
+  return {
+    'attributions.get': async (args) => {
+      const results = (await awardsByKeys(db, [args.id.trim()])).map((a) => awardRecord(a, publicUrl));
+      return { results, next_cursor: null, total_estimated: results.length, _meta: AWARD_META };
+    },
+    'attributions.search': async (args) => {
+      const { cursor, limit: _limit, ...criteria } = args;
+      const fingerprint = searchFingerprint('attributions.search', criteria);
+      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
+      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
+      const departements = [...new Set([...(args.departements ?? []), ...regionDeps])];
+      const found = await searchAwards(
+        db,
+        args.query ? parseQuery(args.query) : null,
+        {
+          departements,
+          montantMin: args.montant_min,
+          titulaire: args.titulaire,
+          acheteurSiret: args.acheteur_siret,
+          cpvPrefix: args.cpv,
+          notifiedFrom: args.notifie_depuis,
+          notifiedTo: args.notifie_avant,
+        },
+        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
+      );
+      const results = (await awardsByKeys(db, found.keys)).map((a) => awardRecord(a, publicUrl));
+      return {
+        results,
+        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
+        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
+        _meta: AWARD_META,
+      };
+    },
+    'acheteurs.get': async (args) => {
+      const buyer = await buyerById(db, args.id.trim());
+      const results = buyer ? [buyerRecord(buyer, publicUrl)] : [];
+      return { results, next_cursor: null, total_estimated: results.length, _meta: BUYER_META };
+    },
+    'acheteurs.search': async (args) => {
+      const { cursor, limit: _limit, ...criteria } = args;
+      const fingerprint = searchFingerprint('acheteurs.search', criteria);
+      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
+      const found = await searchBuyers(db, { words: args.query, siret: args.siret }, window);
+      const buyers = await Promise.all(found.ids.map((id) => buyerById(db, id)));
+      const results = buyers.filter((b): b is BuyerView => b !== null).map((b) => buyerRecord(b, publicUrl));
+      return {
+        results,
+        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
+        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
+        _meta: BUYER_META,
+      };
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// DECP awarded contracts (JSON), 2019 format ({"marches": […]}) and 2024 format
+// ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
+import type { Readable } from 'node:stream';
+import { reindexAwards } from '../companies/search-index.js';
+import { jsonRecords } from '../../import/records.js';
+import type { Importer, Mapped } from '../../import/run.js';
+import { normaliseCpv } from '../notices/import-boamp.js';
+import { departementOfCommune, departementOfPostalCode, insertIgnoring, isoDate, isSiret, upsertRows } from '../../import/upsert.js';
+
+type Raw = Record<string, unknown>;
+
+export interface AwardRow {
+  award_key: string;
+  id: string;
+  acheteur_siret: string | null;
+  acheteur_nom: string | null;
+  buyer_id: string | null;
+  objet: string | null;
+  cpv: string | null;
+  procedure: string | null;
+  nature: string | null;
+  lieu_code: string | null;
+  lieu_type: string | null;
+  departement: string | null;
+  montant: number | null;
+  date_notification: string | null;
+  duree_mois: number | null;
+  forme_prix: string | null;
+  winners: { siret: string; denomination: string | null }[];
+  ingested_at: string;
+  updated_at: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
+
+function departementOfPlace(code: string | null, type: string | null): string | null {
+  if (!code) return null;
+  const t = (type ?? '').toLowerCase();
+  if (t.includes('département') || t.includes('departement')) return /^(\d{2,3}|2[AB])$/i.test(code) ? code.toUpperCase() : null;
+  if (t.includes('postal')) return departementOfPostalCode(code);
+  if (t.includes('commune')) return departementOfCommune(code);
+  return null;
+}
+
+function winnersOf(titulaires: unknown): { siret: string; denomination: string | null }[] {
+  if (!Array.isArray(titulaires)) return [];
+  return titulaires
+    .map((t) => ((t as { titulaire?: Raw }).titulaire ?? t) as Raw)
+    .filter((t) => String(t.typeIdentifiant ?? 'SIRET').toUpperCase() === 'SIRET' && isSiret(str(t.id)?.replace(/\s/g, '') ?? undefined))
+    .map((t) => ({ siret: (str(t.id) as string).replace(/\s/g, ''), denomination: str(t.denominationSociale) }));
+}
+
+export const decp: Importer<Raw, AwardRow> = {
+  name: 'decp',
+  read: (stream: Readable) => jsonRecords(stream) as AsyncIterable<{ position: number; value: Raw } | { position: number; error: string }>,
+  map(r, now): Mapped<AwardRow> {
+    if (!r || typeof r !== 'object') return { skip: 'enregistrement qui n’est pas un objet' };
+    const id = str(r.id);
+    if (!id) return { skip: 'identifiant du marché absent' };
+    const acheteur = (r.acheteur ?? {}) as Raw;
+    const acheteurId = str(acheteur.id)?.replace(/\s/g, '') ?? null;
+    const notification = isoDate(str(r.dateNotification));
+    if (notification === null) return { skip: `date de notification illisible (${String(r.dateNotification)})` };
+    const montant = r.montant === undefined || r.montant === null || r.montant === '' ? null : Number(r.montant);
+    if (montant !== null && !Number.isFinite(montant)) return { skip: `montant illisible (${String(r.montant)})` };
+    const duree = r.dureeMois === undefined || r.dureeMois === null || r.dureeMois === '' ? null : Number(r.dureeMois);
+    const lieu = (r.lieuExecution ?? {}) as Raw;
+    const lieuCode = str(lieu.code);
+    const lieuType = str(lieu.typeCode);
+    const cpvRaw = str(r.codeCPV);
+    return {
+      row: {
+        award_key: `${acheteurId ?? 'inconnu'}:${id}`,
+        id,
+        acheteur_siret: isSiret(acheteurId ?? undefined) ? acheteurId : null,
+        acheteur_nom: str(acheteur.nom),
+        buyer_id: acheteurId,
+        objet: str(r.objet),
+        cpv: cpvRaw ? normaliseCpv(cpvRaw) : null,
+        procedure: str(r.procedure),
+        nature: str(r.nature),
+        lieu_code: lieuCode,
+        lieu_type: lieuType,
+        departement: departementOfPlace(lieuCode, lieuType),
+        montant,
+        date_notification: notification ?? null,
+        duree_mois: duree !== null && Number.isFinite(duree) ? Math.round(duree) : null,
+        forme_prix: str(r.formePrix),
+        winners: winnersOf(r.titulaires),
+        ingested_at: now,
+        updated_at: now,
+      },
+    };
+  },
+  async write(trx, rows, now) {
+    const buyers = new Map<string, { nom: string; siret: string | null }>();
+    for (const r of rows) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.acheteur_nom ?? r.buyer_id, siret: r.acheteur_siret });
+    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
+    const { applied: _applied, ...result } = await upsertRows(
+      trx,
+      'awards',
+      'award_key',
+      rows.map(({ winners: _w, ...r }) => r),
+      { keepOnUpdate: ['ingested_at'] },
+    );
+    await reindexAwards(trx, rows);
+    const keys = rows.map((r) => r.award_key);
+    for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
+    const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));
+    await insertIgnoring(trx, 'award_winners', ['award_key', 'siret'], winners);
+    return result;
+  },
+};

@@ -1,0 +1,108 @@
+// The company directory: a company's or an establishment's record, and searches. Public
+// data without contact details; `url` is the service's own permalink.
+import type { Caller } from '../../access/caller.js';
+import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
+import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
+import { NAF_SECTION_F } from '../reference/lists.js';
+import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { parseQuery } from '../../platform/search/query-syntax.js';
+import { InvalidArgumentsError } from '../../errors.js';
+import { parisDay } from '../../platform/paris-time.js';
+import type { Services } from '../context.js';
+import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
+
+type CompanyActions = Pick<HandlerMap<Caller>, 'entreprises.get' | 'entreprises.search'>;
+type CompanyRecord = OperationResults['entreprises.get']['results'][number];
+
+const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
+const META = { sources: ['SIRENE (Insee), stock des unités légales et des établissements', 'Liste des entreprises RGE (ADEME)'], profondeur_max: MAX_SEARCH_DEPTH };
+
+function frenchDate(iso: string): string {
+  const [y, m, d] = iso.split('-');
+  return `${d}/${m}/${y}`;
+}
+
+/** The record of the spec: `fields` with exactly its keys. */
+export function companyRecord(view: CompanyView, publicUrl: string, asEstablishment: boolean): CompanyRecord {
+  const { company: c, establishment: e, rge } = view;
+  const codeNaf = (asEstablishment ? e?.activite_principale : null) ?? c.activite_principale;
+  const libelleNaf = codeNaf ? (NAF_LABELS.get(codeNaf) ?? null) : null;
+  const raisonSociale = c.denomination ?? c.nom_personne;
+  const active = (asEstablishment ? e?.etat === 'A' : c.etat === 'A') ? 'active' : 'cessee';
+  const created = (asEstablishment ? e?.date_creation : c.date_creation) ?? null;
+  const domaines = [...new Set(rge.map((r) => r.domaine))].sort();
+  const ends = rge.map((r) => r.date_fin).filter((d): d is string => !!d).sort();
+  const id = asEstablishment && e ? e.siret : c.siren;
+  const fields: CompanyRecord['fields'] = {
+    adresse: e?.adresse ?? null,
+    categorie: c.categorie_entreprise,
+    code_naf: codeNaf,
+    code_postal: e?.code_postal ?? null,
+    date_creation: created,
+    departement: e?.departement ?? null,
+    effectif: c.tranche_effectifs ? (EFFECTIF_LABELS[c.tranche_effectifs] ?? null) : null,
+    etat: active,
+    forme_juridique: c.categorie_juridique ? (FORME_JURIDIQUE_LABELS[c.categorie_juridique] ?? `Catégorie juridique ${c.categorie_juridique}`) : null,
+    libelle_naf: libelleNaf,
+    nom_commercial: c.denomination_usuelle ?? e?.enseigne ?? null,
+    raison_sociale: raisonSociale,
+    rge_date_fin: ends.at(-1) ?? null,
+    siren: c.siren,
+    siret: e?.siret ?? null,
+    url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${c.siren}`,
+    ville: e?.commune ?? null,
+    capital_social_eur: null,
+    nombre_certifications_actives: rge.length,
+    est_rge: rge.length > 0,
+    raison_sociale_connue: raisonSociale !== null,
+    rge_domaines: domaines,
+    dirigeants: [],
+    evolution_ca: [],
+  };
+  const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
+  const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
+  return {
+    id,
+    titre: raisonSociale ?? `Entreprise ${c.siren}`,
+    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}.`,
+    fields,
+  };
+}
+
+export function companyActions({ db, now, publicUrl, cursorKey }: Services): CompanyActions {
+  return {
+    'entreprises.get': async (args) => {
+      if (!args.siren && !args.siret) throw new InvalidArgumentsError('Argument manquant : « siren » ou « siret » est obligatoire.');
+      if (args.siren && args.siret && !args.siret.startsWith(args.siren))
+        throw new InvalidArgumentsError(`L'argument « siret » (${args.siret}) n'appartient pas au SIREN ${args.siren}.`);
+      const today = parisDay(now());
+      const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
+      const results = view ? [companyRecord(view, publicUrl, !!args.siret)] : [];
+      return { results, next_cursor: null, total_estimated: results.length, _meta: META };
+    },
+    'entreprises.search': async (args) => {
+      const { cursor, limit: _limit, ...criteria } = args;
+      const limit = args.limit ?? 10;
+      const fingerprint = searchFingerprint('entreprises.search', criteria);
+      const position = cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null;
+      const window = pageWindow(position, limit);
+      const parsed = args.query ? parseQuery(args.query) : null;
+      const today = parisDay(now());
+      const found = await searchCompanies(
+        db,
+        parsed,
+        { naf: args.naf, dept: args.localisation?.dept, rge: args.rge, domaineRge: args.domaine_rge, effectif: args.effectif, actives: args.actives ?? true },
+        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
+        today,
+      );
+      const views = await Promise.all(found.sirens.map((siren) => companyBySiren(db, siren, today)));
+      const results = views.filter((v): v is CompanyView => v !== null).map((v) => companyRecord(v, publicUrl, false));
+      return {
+        results,
+        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
+        total_estimated: found.total,
+        _meta: META,
+      };
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// SIRENE stock files (INSEE): StockUniteLegale and StockEtablissement, comma-separated CSV.
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { reindexCompanies } from './search-index.js';
+import { csvRecords } from '../../import/records.js';
+import type { Importer, Mapped } from '../../import/run.js';
+import { departementOfCommune, isoDate, isSiren, isSiret, upsertRows } from '../../import/upsert.js';
+
+type Csv = Record<string, string>;
+const text = (v: string | undefined) => {
+  const t = (v ?? '').trim();
+  return t && t !== '[ND]' ? t : null;
+};
+
+export interface CompanyRow {
+  siren: string;
+  denomination: string | null;
+  sigle: string | null;
+  nom_personne: string | null;
+  denomination_usuelle: string | null;
+  categorie_juridique: string | null;
+  activite_principale: string | null;
+  tranche_effectifs: string | null;
+  categorie_entreprise: string | null;
+  date_creation: string | null;
+  etat: string;
+  nic_siege: string | null;
+  source_updated: string | null;
+  ingested_at: string;
+  updated_at: string;
+}
+
+export const sireneUnites: Importer<Csv, CompanyRow> = {
+  name: 'sirene-unites',
+  read: (stream: Readable) => csvRecords(stream, ','),
+  sortKey: (row) => row.siren,
+  map(r, now): Mapped<CompanyRow> {
+    const siren = r.siren?.trim();
+    if (!isSiren(siren)) return { skip: `SIREN absent ou invalide (${r.siren ?? ''})` };
+    const created = isoDate(r.dateCreationUniteLegale);
+    if (created === null) return { skip: `date de création illisible (${r.dateCreationUniteLegale})` };
+    const etat = (r.etatAdministratifUniteLegale ?? '').trim();
+    if (etat !== 'A' && etat !== 'C') return { skip: `état administratif inconnu (${etat})` };
+    const prenom = text(r.prenomUsuelUniteLegale) ?? text(r.prenom1UniteLegale);
+    const nom = text(r.nomUsageUniteLegale) ?? text(r.nomUniteLegale);
+    return {
+      row: {
+        siren,
+        denomination: text(r.denominationUniteLegale),
+        sigle: text(r.sigleUniteLegale),
+        nom_personne: nom ? [prenom, nom].filter(Boolean).join(' ') : null,
+        denomination_usuelle: text(r.denominationUsuelle1UniteLegale),
+        categorie_juridique: text(r.categorieJuridiqueUniteLegale),
+        activite_principale: text(r.activitePrincipaleUniteLegale),
+        tranche_effectifs: text(r.trancheEffectifsUniteLegale) === 'NN' ? null : text(r.trancheEffectifsUniteLegale),
+        categorie_entreprise: text(r.categorieEntreprise),
+        date_creation: created ?? null,
+        etat,
+        nic_siege: text(r.nicSiegeUniteLegale),
+        source_updated: text(r.dateDernierTraitementUniteLegale),
+        ingested_at: now,
+        updated_at: now,
+      },
+    };
+  },
+  async write(trx: Knex.Transaction, rows) {
+    const { applied, ...counts } = await upsertRows(trx, 'companies', 'siren', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    // The documents of the companies written, from the rows in hand (a row kept out changed nothing).
+    const written = new Map(applied.map((r) => [r.siren, r]));
+    await reindexCompanies(trx, [...written.keys()], written);
+    return counts;
+  },
+};
+
+export interface EstablishmentRow {
+  siret: string;
+  siren: string;
+  nic: string;
+  siege: boolean;
+  etat: string;
+  date_creation: string | null;
+  activite_principale: string | null;
+  enseigne: string | null;
+  adresse: string | null;
+  code_postal: string | null;
+  commune: string | null;
+  code_commune: string | null;
+  departement: string | null;
+  source_updated: string | null;
+  ingested_at: string;
+  updated_at: string;
+}
+
+export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
+  name: 'sirene-etablissements',
+  read: (stream: Readable) => csvRecords(stream, ','),
+  sortKey: (row) => row.siret,
+  map(r, now): Mapped<EstablishmentRow> {
+    const siret = r.siret?.trim();
+    if (!isSiret(siret)) return { skip: `SIRET absent ou invalide (${r.siret ?? ''})` };
+    const created = isoDate(r.dateCreationEtablissement);
+    if (created === null) return { skip: `date de création illisible (${r.dateCreationEtablissement})` };
+    const etat = (r.etatAdministratifEtablissement ?? '').trim();
+    if (etat !== 'A' && etat !== 'F') return { skip: `état administratif inconnu (${etat})` };
+    const street = [text(r.numeroVoieEtablissement), text(r.indiceRepetitionEtablissement), text(r.typeVoieEtablissement), text(r.libelleVoieEtablissement)]
+      .filter(Boolean)
+      .join(' ');
+    const adresse = [text(r.complementAdresseEtablissement), street].filter(Boolean).join(', ') || null;
+    const codeCommune = text(r.codeCommuneEtablissement);
+    return {
+      row: {
+        siret,
+        siren: siret.slice(0, 9),
+        nic: siret.slice(9),
+        siege: (r.etablissementSiege ?? '').trim().toLowerCase() === 'true',
+        etat,
+        date_creation: created ?? null,
+        activite_principale: text(r.activitePrincipaleEtablissement),
+        enseigne: text(r.enseigne1Etablissement) ?? text(r.denominationUsuelleEtablissement),
+        adresse,
+        code_postal: text(r.codePostalEtablissement),
+        commune: text(r.libelleCommuneEtablissement),
+        code_commune: codeCommune,
+        departement: departementOfCommune(codeCommune),
+        source_updated: text(r.dateDernierTraitementEtablissement),
+        ingested_at: now,
+        updated_at: now,
+      },
+    };
+  },
+  async write(trx, rows) {
+    const { applied, ...counts } = await upsertRows(trx, 'establishments', 'siret', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    await reindexCompanies(trx, applied.map((r) => r.siren));
+    return counts;
+  },
+};

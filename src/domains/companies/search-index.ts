@@ -1,0 +1,175 @@
+// The search indexes of the public data, and the documents the importers write into them
+// in the same transaction as the records (what is imported is searchable at once).
+import type { Knex } from 'knex';
+import { kindOf } from '../../platform/db/database.js';
+import { NAF_SECTION_F } from '../reference/lists.js';
+import { defineSearchIndex, upsertSearchDocuments, type SearchDocument } from '../../platform/search/full-text.js';
+import { statement, withSqlite } from '../../platform/db/statements.js';
+
+export const COMPANIES_SEARCH = defineSearchIndex({
+  name: 'companies_search',
+  columns: [
+    { name: 'nom', weight: 'A' },
+    { name: 'activite', weight: 'B' },
+    { name: 'lieu', weight: 'C' },
+  ],
+});
+
+export const NOTICES_SEARCH = defineSearchIndex({
+  name: 'notices_search',
+  columns: [
+    { name: 'objet', weight: 'A' },
+    { name: 'acheteur', weight: 'B' },
+  ],
+});
+
+export const AWARDS_SEARCH = defineSearchIndex({
+  name: 'awards_search',
+  columns: [
+    { name: 'objet', weight: 'A' },
+    { name: 'acheteur', weight: 'B' },
+    { name: 'titulaires', weight: 'C' },
+  ],
+});
+
+const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
+
+const join = (parts: (string | null | undefined)[]) => parts.filter((p): p is string => !!p).join(' ') || null;
+
+/** What a company's search document is made of, from its unit. */
+export interface CompanyIndexFields {
+  siren: string;
+  denomination: string | null;
+  sigle: string | null;
+  nom_personne: string | null;
+  denomination_usuelle: string | null;
+  activite_principale: string | null;
+}
+
+/** What a company's search document takes from each of its establishments. */
+interface PlaceFields {
+  siren: string;
+  siret: string;
+  commune: string | null;
+  enseigne: string | null;
+  code_postal: string | null;
+}
+
+const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale'] as const;
+const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
+
+/** Adds the words of `value` once (the document keeps the first occurrence of each value). */
+function addOnce(parts: string[], seen: Set<string>, value: string | null): void {
+  if (value && !seen.has(value)) {
+    seen.add(value);
+    parts.push(value);
+  }
+}
+
+/**
+ * A company's document: its names and the signs of its establishments, its activity (code
+ * and label), and the towns and postal codes of its establishments (in SIRET order).
+ */
+function companyDocument(c: CompanyIndexFields, places: readonly PlaceFields[] | undefined): SearchDocument {
+  const names = [c.denomination, c.sigle, c.denomination_usuelle, c.nom_personne].filter((p): p is string => !!p);
+  let lieu: string | null = null;
+  if (places?.length) {
+    const signs = new Set<string>();
+    for (const p of places) addOnce(names, signs, p.enseigne);
+    const towns: string[] = [];
+    const seen = new Set<string>();
+    for (const p of places) {
+      addOnce(towns, seen, p.commune);
+      addOnce(towns, seen, p.code_postal);
+    }
+    lieu = towns.join(' ') || null;
+  }
+  const label = c.activite_principale ? NAF_LABELS.get(c.activite_principale) : undefined;
+  return {
+    key: c.siren,
+    fields: {
+      nom: names.join(' ') || null,
+      activite: c.activite_principale ? (label ? `${c.activite_principale} ${label}` : c.activite_principale) : label || null,
+      lieu,
+    },
+  };
+}
+
+/** The establishments of these companies, by SIREN, each list in SIRET order. */
+function placesBySiren(rows: readonly PlaceFields[]): Map<string, PlaceFields[]> {
+  const bySiren = new Map<string, PlaceFields[]>();
+  for (const p of rows) {
+    const list = bySiren.get(p.siren);
+    if (list) list.push(p);
+    else bySiren.set(p.siren, [p]);
+  }
+  for (const list of bySiren.values()) if (list.length > 1) list.sort((a, b) => (a.siret < b.siret ? -1 : a.siret > b.siret ? 1 : 0));
+  return bySiren;
+}
+
+/** SIRENs per lookup of establishments on SQLite: one statement, prepared once per connection. */
+const SQLITE_LOOKUP = 500;
+
+/**
+ * Rebuilds the search documents of these companies from their unit and establishments.
+ * `known`: units just written, by SIREN, not read again (a units import); the others are
+ * read. A SIREN without a unit has no document. All the documents of the call are indexed
+ * at once (give it a whole batch).
+ */
+export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<void> {
+  const unique = [...new Set(sirens)];
+  if (!unique.length) return;
+  const docs: SearchDocument[] = [];
+  if (kindOf(trx) === 'sqlite') {
+    await withSqlite(trx, (conn) => {
+      const marks = Array.from({ length: SQLITE_LOOKUP }, () => '?').join(', ');
+      const companies = statement(conn, `select ${COMPANY_COLUMNS.join(', ')} from companies where siren in (${marks})`);
+      const places = statement(conn, `select ${PLACE_COLUMNS.join(', ')} from establishments where siren in (${marks})`);
+      for (let i = 0; i < unique.length; i += SQLITE_LOOKUP) {
+        const chunk = unique.slice(i, i + SQLITE_LOOKUP);
+        // A short chunk is padded with its first SIREN: the same statement serves every chunk.
+        const padded = chunk.length === SQLITE_LOOKUP ? chunk : [...chunk, ...Array.from({ length: SQLITE_LOOKUP - chunk.length }, () => chunk[0] as string)];
+        const toRead = known ? chunk.filter((s) => !known.has(s)) : chunk;
+        const read = new Map<string, CompanyIndexFields>();
+        if (toRead.length) for (const c of companies.all(...padded) as CompanyIndexFields[]) read.set(c.siren, c);
+        const bySiren = placesBySiren(places.all(...padded) as PlaceFields[]);
+        for (const siren of chunk) {
+          const c = known?.get(siren) ?? read.get(siren);
+          if (c) docs.push(companyDocument(c, bySiren.get(siren)));
+        }
+      }
+    });
+  } else {
+    for (let i = 0; i < unique.length; i += 900) {
+      const chunk = unique.slice(i, i + 900);
+      const toRead = known ? chunk.filter((s) => !known.has(s)) : chunk;
+      const read: CompanyIndexFields[] = toRead.length ? await trx('companies').whereIn('siren', toRead).select(...COMPANY_COLUMNS) : [];
+      const bySirenCompany = new Map(read.map((c) => [c.siren, c]));
+      const bySiren = placesBySiren(await trx('establishments').whereIn('siren', chunk).select(...PLACE_COLUMNS));
+      for (const siren of chunk) {
+        const c = known?.get(siren) ?? bySirenCompany.get(siren);
+        if (c) docs.push(companyDocument(c, bySiren.get(siren)));
+      }
+    }
+  }
+  await upsertSearchDocuments(trx, COMPANIES_SEARCH, docs);
+}
+
+export async function reindexNotices(trx: Knex.Transaction, rows: { marche_id: string; objet: string; acheteur_nom: string | null }[]): Promise<void> {
+  await upsertSearchDocuments(
+    trx,
+    NOTICES_SEARCH,
+    rows.map((r) => ({ key: r.marche_id, fields: { objet: r.objet, acheteur: r.acheteur_nom } })),
+  );
+}
+
+export async function reindexAwards(
+  trx: Knex.Transaction,
+  rows: { award_key: string; objet: string | null; acheteur_nom: string | null; winners: { denomination: string | null }[] }[],
+): Promise<void> {
+  await upsertSearchDocuments(
+    trx,
+    AWARDS_SEARCH,
+    rows.map((r) => ({ key: r.award_key, fields: { objet: r.objet, acheteur: r.acheteur_nom, titulaires: join(r.winners.map((w) => w.denomination)) } })),
+  );
+}

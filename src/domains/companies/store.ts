@@ -1,0 +1,168 @@
+// Reads of the company directory: a company with its head office or one establishment,
+// its RGE certifications in force, and searches by words and filters.
+import type { Knex } from 'knex';
+import type { Database } from '../../platform/db/database.js';
+import { COMPANIES_SEARCH } from './search-index.js';
+import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import type { ParsedQuery } from '../../platform/search/query-syntax.js';
+import { foldText } from '../../platform/search/text-fold.js';
+
+export interface CompanyRow {
+  siren: string;
+  denomination: string | null;
+  sigle: string | null;
+  nom_personne: string | null;
+  denomination_usuelle: string | null;
+  categorie_juridique: string | null;
+  activite_principale: string | null;
+  tranche_effectifs: string | null;
+  categorie_entreprise: string | null;
+  date_creation: string | null;
+  etat: string;
+  nic_siege: string | null;
+}
+
+export interface EstablishmentRow {
+  siret: string;
+  siren: string;
+  siege: boolean;
+  etat: string;
+  date_creation: string | null;
+  activite_principale: string | null;
+  enseigne: string | null;
+  adresse: string | null;
+  code_postal: string | null;
+  commune: string | null;
+  departement: string | null;
+}
+
+export interface RgeRow {
+  siret: string;
+  domaine: string;
+  date_debut: string | null;
+  date_fin: string | null;
+}
+
+export interface CompanyView {
+  company: CompanyRow;
+  /** The head office, or the establishment asked for. */
+  establishment: EstablishmentRow | null;
+  /** Certifications in force today: of the establishment asked for, else of every establishment. */
+  rge: RgeRow[];
+}
+
+const COMPANY_COLUMNS = [
+  'siren',
+  'denomination',
+  'sigle',
+  'nom_personne',
+  'denomination_usuelle',
+  'categorie_juridique',
+  'activite_principale',
+  'tranche_effectifs',
+  'categorie_entreprise',
+  'date_creation',
+  'etat',
+  'nic_siege',
+];
+const ESTABLISHMENT_COLUMNS = ['siret', 'siren', 'siege', 'etat', 'date_creation', 'activite_principale', 'enseigne', 'adresse', 'code_postal', 'commune', 'departement'];
+
+const toEstablishment = (r: Record<string, unknown> | undefined): EstablishmentRow | null => (r ? ({ ...r, siege: Boolean(r.siege) } as EstablishmentRow) : null);
+
+/** Certifications in force on `today` (YYYY-MM-DD). */
+function inForce(query: Knex.QueryBuilder, today: string): Knex.QueryBuilder {
+  return query.where((w) => w.whereNull('r.date_fin').orWhere('r.date_fin', '>=', today)).andWhere((w) => w.whereNull('r.date_debut').orWhere('r.date_debut', '<=', today));
+}
+
+async function rgeOf(db: Database, where: { siret?: string; siren?: string }, today: string): Promise<RgeRow[]> {
+  const q = db('rge_certifications as r').select('r.siret', 'r.domaine', 'r.date_debut', 'r.date_fin');
+  if (where.siret) q.where('r.siret', where.siret);
+  else q.join('establishments as e', 'e.siret', 'r.siret').where('e.siren', where.siren as string);
+  return inForce(q, today).orderBy('r.domaine');
+}
+
+export async function companyBySiren(db: Database, siren: string, today: string): Promise<CompanyView | null> {
+  const company = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as CompanyRow | undefined;
+  if (!company) return null;
+  const head =
+    (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??
+    (await db('establishments').where({ siren, siege: true }).first(ESTABLISHMENT_COLUMNS));
+  return { company, establishment: toEstablishment(head), rge: await rgeOf(db, { siren }, today) };
+}
+
+export async function companyBySiret(db: Database, siret: string, today: string): Promise<CompanyView | null> {
+  const establishment = await db('establishments').where({ siret }).first(ESTABLISHMENT_COLUMNS);
+  if (!establishment) return null;
+  const company = (await db('companies').where({ siren: establishment.siren }).first(COMPANY_COLUMNS)) as CompanyRow | undefined;
+  if (!company) return null;
+  return { company, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
+}
+
+export interface CompanyFilters {
+  naf?: string[];
+  dept?: string;
+  rge?: boolean;
+  /** Folded words of an RGE domain. */
+  domaineRge?: string;
+  effectif?: string[];
+  actives: boolean;
+}
+
+/** The RGE domains in force whose folded text holds every word asked for. */
+async function matchingDomains(db: Database, words: string, today: string): Promise<string[]> {
+  const wanted = foldText(words).split(' ').filter(Boolean);
+  const domains = await inForce(db('rge_certifications as r').distinct('r.domaine'), today);
+  return (domains as { domaine: string }[]).map((d) => d.domaine).filter((d) => wanted.every((w) => foldText(d).includes(w)));
+}
+
+/**
+ * Companies matching the words (when given) and the filters, best first then newest, one
+ * page plus one more row (to know whether another page exists), and a capped count.
+ */
+export async function searchCompanies(
+  db: Database,
+  parsed: ParsedQuery | null,
+  filters: CompanyFilters,
+  page: { offset: number; limit: number; countCap: number },
+  today: string,
+): Promise<{ sirens: string[]; hasMore: boolean; total: number }> {
+  const base = db('companies as c');
+  if (filters.actives) base.where('c.etat', 'A');
+  if (filters.naf?.length) {
+    base.where((w) => {
+      for (const code of filters.naf ?? []) {
+        if (/^\d{2}\.\d{2}[A-Z]$/.test(code)) w.orWhere('c.activite_principale', code);
+        else w.orWhere('c.activite_principale', 'like', `${code}%`);
+      }
+    });
+  }
+  if (filters.effectif?.length) base.whereIn('c.tranche_effectifs', filters.effectif);
+  if (filters.dept) {
+    base.whereExists(db('establishments as e').select(db.raw('1')).whereRaw('e.siren = c.siren').andWhere('e.departement', filters.dept).andWhere('e.etat', 'A'));
+  }
+  if (filters.rge || filters.domaineRge) {
+    const domains = filters.domaineRge ? await matchingDomains(db, filters.domaineRge, today) : null;
+    if (domains && !domains.length) return { sirens: [], hasMore: false, total: 0 };
+    const certified = inForce(db('establishments as e').join('rge_certifications as r', 'r.siret', 'e.siret').select(db.raw('1')).whereRaw('e.siren = c.siren'), today);
+    if (domains) certified.whereIn('r.domaine', domains);
+    base.whereExists(certified);
+  }
+  if (parsed) base.join(searchMatches(db, COMPANIES_SEARCH, parsed).as('m'), 'm.key', 'c.siren');
+
+  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('c.siren').limit(page.countCap).as('capped'));
+  const rows = parsed
+    ? await orderByRelevance(db, base.clone().select('c.siren', 'm.rank'), { rank: 'm.rank', then: [{ column: 'c.date_creation', order: 'desc' }], key: 'c.siren' })
+        .offset(page.offset)
+        .limit(page.limit + 1)
+    : await base
+        .clone()
+        .select('c.siren')
+        .orderBy([
+          { column: 'c.date_creation', order: 'desc' },
+          { column: 'c.siren', order: 'asc' },
+        ])
+        .offset(page.offset)
+        .limit(page.limit + 1);
+  const sirens = (rows as { siren: string }[]).map((r) => r.siren);
+  return { sirens: sirens.slice(0, page.limit), hasMore: sirens.length > page.limit, total: Number(count[0]?.n ?? 0) };
+}

@@ -1,0 +1,15 @@
+// What actions may use: the database, the contract, the clock. Built once at start.
+import type { Contract } from '../contract/runtime.js';
+import type { Database } from '../platform/db/database.js';
+import type { QuotaKeeper } from '../access/quota-keeper.js';
+
+export interface Services {
+  db: Database;
+  contract: Contract;
+  now: () => Date;
+  quota: QuotaKeeper;
+  /** The service's public address: the base of every permalink. */
+  publicUrl: string;
+  /** Signs search cursors (kept in the database: valid across processes and restarts). */
+  cursorKey: string;
+}

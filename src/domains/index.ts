@@ -1,0 +1,26 @@
+// The one registry: every operation of the contract, by name. REST and MCP both end here.
+// Typed against the generated handler map: an operation without a handler fails the build.
+import { accountActions } from './account/actions.js';
+import { alertActions } from './alerts/actions.js';
+import { awardActions } from './awards/actions.js';
+import { companyActions } from './companies/actions.js';
+import { noticeActions } from './notices/actions.js';
+import { helpActions } from './help/actions.js';
+import { referenceActions } from './reference/actions.js';
+import type { Caller } from '../access/caller.js';
+import type { Services } from './context.js';
+import type { HandlerMap } from '../../generated/handler-map.js';
+
+export type Registry = HandlerMap<Caller>;
+
+export function createRegistry(services: Services): Registry {
+  return {
+    ...accountActions(services),
+    ...alertActions(services),
+    ...awardActions(services),
+    ...companyActions(services),
+    ...noticeActions(services),
+    ...referenceActions(services),
+    ...helpActions(services),
+  };
+}

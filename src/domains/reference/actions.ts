@@ -1,0 +1,24 @@
+// Reference lists: alert sources, departments, regions, NAF section F, CPV division 45.
+import type { Caller } from '../../access/caller.js';
+import { listAlertSources, listCpv, listDepartements, listNaf, listRegions } from './store.js';
+import type { Services } from '../context.js';
+import type { HandlerMap } from '../../../generated/handler-map.js';
+
+type ReferenceActions = Pick<
+  HandlerMap<Caller>,
+  'referentiels.sources' | 'referentiels.departements' | 'referentiels.regions' | 'referentiels.naf' | 'referentiels.cpv'
+>;
+
+function list<T>(items: T[]): { total: number; items: T[] } {
+  return { total: items.length, items };
+}
+
+export function referenceActions({ db }: Services): ReferenceActions {
+  return {
+    'referentiels.sources': async () => list(await listAlertSources(db)),
+    'referentiels.departements': async (args) => list(await listDepartements(db, args)),
+    'referentiels.regions': async () => list(await listRegions(db)),
+    'referentiels.naf': async (args) => list(await listNaf(db, args)),
+    'referentiels.cpv': async (args) => list(await listCpv(db, args)),
+  };
+}

@@ -1,0 +1,257 @@
+// Pieces shared by the importers: identifiers, dates, department codes, batched upserts.
+import { createHash } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { kindOf } from '../platform/db/database.js';
+import { statement, withSqlite } from '../platform/db/statements.js';
+
+export const isSiren = (v: string | undefined): v is string => !!v && /^\d{9}$/.test(v);
+export const isSiret = (v: string | undefined): v is string => !!v && /^\d{14}$/.test(v);
+
+/** `YYYY-MM-DD` from `YYYY-MM-DD[…]` or `DD/MM/YYYY`; undefined when empty; null when unreadable. */
+export function isoDate(value: string | undefined | null): string | undefined | null {
+  const v = (value ?? '').trim();
+  if (!v) return undefined;
+  let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+  if (m) return validDate(`${m[1]}-${m[2]}-${m[3]}`);
+  m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v);
+  if (m) return validDate(`${m[3]}-${m[2]}-${m[1]}`);
+  return null;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `YYYY-MM-DD` if that day exists in the (proleptic) Gregorian calendar, else null. */
+function validDate(iso: string): string | null {
+  const year = Number(iso.slice(0, 4));
+  const month = Number(iso.slice(5, 7));
+  const day = Number(iso.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number)) ? iso : null;
+}
+
+/** The department of an INSEE commune code (2A/2B in Corsica, 3 digits overseas). */
+export function departementOfCommune(code: string | undefined | null): string | null {
+  const c = (code ?? '').trim().toUpperCase();
+  if (!/^(\d{5}|2[AB]\d{3})$/.test(c)) return null;
+  if (c.startsWith('97')) return c.slice(0, 3);
+  return c.slice(0, 2);
+}
+
+/** The department of a postal code (Corsica 20xxx: 2A below 20200, else 2B). */
+export function departementOfPostalCode(code: string | undefined | null): string | null {
+  const c = (code ?? '').trim();
+  if (!/^\d{5}$/.test(c)) return null;
+  if (c.startsWith('97')) return c.slice(0, 3);
+  if (c.startsWith('20')) return Number(c) < 20200 ? '2A' : '2B';
+  return c.slice(0, 2);
+}
+
+/** A stable UUID (version-5 layout) from a name: a re-import keeps the same id. */
+export function stableUuid(name: string): string {
+  const h = createHash('sha1').update(name).digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x50;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/**
+ * Rows per INSERT on PostgreSQL: under its 65,535 bound parameters, and a few hundred rows
+ * per statement (what the planner handles best).
+ */
+function chunkSize(columns: number): number {
+  return Math.max(1, Math.min(500, Math.floor(30_000 / Math.max(columns, 1))));
+}
+
+/** What a batch write did: rows new, rows replacing the stored one, rows kept out (an older version). */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  /** Rows not written because the stored version is newer (`versionColumn`). */
+  kept: number;
+}
+
+export interface UpsertOutcome<Row> extends WriteCounts {
+  /** The rows written (inserted or replacing), in the order they were: for each key, the last one is what the table holds. */
+  applied: Row[];
+}
+
+export interface UpsertOptions {
+  /** Columns a replacement leaves as they are (`ingested_at`: when the record entered the service). */
+  keepOnUpdate?: string[];
+  /** A row replaces the stored one only if this column is not older (text order; null is oldest). */
+  versionColumn?: string;
+}
+
+/**
+ * The rows sorted by key, rows of the same key in their order (a stable sort): written in
+ * key order, a batch touches each page of the key's index once, not once per row (the
+ * SIRENE files are not in SIREN order), and so do the search documents built from it.
+ */
+function inKeyOrder<Row extends object>(rows: readonly Row[], keys: readonly string[]): readonly Row[] {
+  const keyOf =
+    keys.length === 1
+      ? (row: Row) => String((row as Record<string, unknown>)[keys[0] as string])
+      : (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  return sortedByKey(rows, keyOf);
+}
+
+/** The rows by key, rows of one key in their order (a stable sort: the later version stays last). */
+export function sortedByKey<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Row[] {
+  // Already in order (a batch of a sorted window): a copy, without sorting.
+  let inOrder = true;
+  for (let i = 1, previous = rows.length ? keyOf(rows[0] as Row) : ''; i < rows.length; i++) {
+    const key = keyOf(rows[i] as Row);
+    if (key < previous) {
+      inOrder = false;
+      break;
+    }
+    previous = key;
+  }
+  if (inOrder) return rows.slice();
+  const order = rows.map((row, i) => ({ key: keyOf(row), i }));
+  order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return order.map((o) => rows[o.i] as Row);
+}
+
+const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A value as better-sqlite3 binds it (Knex does the same for its queries): booleans as 0/1, undefined as null. */
+function sqliteValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+type RowRunner = (statement: BetterSqlite3.Statement, row: Record<string, unknown>) => BetterSqlite3.RunResult;
+const rowRunners = new Map<string, RowRunner>();
+
+/**
+ * A function running a statement with these columns of a row as its arguments, compiled
+ * once per list of columns (the names as JSON string literals, so no column name is ever
+ * code): named property reads instead of a lookup by a variable key, and no array of
+ * values, for each row of an import.
+ */
+function rowRunner(columns: readonly string[]): RowRunner {
+  const id = columns.join('\u0000');
+  let runner = rowRunners.get(id);
+  if (!runner) {
+    const args = columns.map((c) => `v(r[${JSON.stringify(c)}])`).join(', ');
+    runner = new Function('v', `return (s, r) => s.run(${args});`)(sqliteValue) as RowRunner;
+    if (rowRunners.size < 100) rowRunners.set(id, runner);
+  }
+  return runner;
+}
+
+/**
+ * Upserts rows on `key`, in order: a new key is inserted; an existing one is replaced unless
+ * the stored version is newer (`versionColumn`), the `keepOnUpdate` columns kept. A key given
+ * twice is written twice, in order (so the newer of the two versions stays). Returns what
+ * happened to each row (inserted, updated or kept: they add up to `rows.length`) and the
+ * rows written, for the search documents.
+ *
+ * SQLite: prepared statements (cached per connection) run row by row inside the caller's
+ * transaction, `changes` telling what happened: `insert … on conflict do nothing`, then for an
+ * existing key `update … where` the stored version is not newer. PostgreSQL: multi-row
+ * `insert … on conflict do update … where … returning (xmax = 0)`, which tells a new row
+ * from a replaced one; a row not returned was kept.
+ */
+export async function upsertRows<Row extends object>(
+  trx: Knex.Transaction,
+  table: string,
+  key: string | string[],
+  rows: readonly Row[],
+  options: UpsertOptions = {},
+): Promise<UpsertOutcome<Row>> {
+  const outcome: UpsertOutcome<Row> = { inserted: 0, updated: 0, kept: 0, applied: [] };
+  if (!rows.length) return outcome;
+  const keys = Array.isArray(key) ? key : [key];
+  const columns = Object.keys(rows[0] as object);
+  for (const k of keys) if (!columns.includes(k)) throw new Error(`upsertRows ${table} : clé ${k} absente des lignes.`);
+  const keep = options.keepOnUpdate ?? [];
+  const update = columns.filter((c) => !keys.includes(c) && !keep.includes(c));
+  const version = options.versionColumn;
+  if (version && !columns.includes(version)) throw new Error(`upsertRows ${table} : colonne de version ${version} absente des lignes.`);
+  if (kindOf(trx) === 'sqlite') {
+    const t = quoteIdentifier(table);
+    const insertSql = `insert into ${t} (${columns.map(quoteIdentifier).join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
+    const where = [...keys.map((k) => `${quoteIdentifier(k)} = ?`), ...(version ? [`coalesce(${quoteIdentifier(version)}, '') <= coalesce(?, '')`] : [])].join(' and ');
+    const updateSql = update.length ? `update ${t} set ${update.map((c) => `${quoteIdentifier(c)} = ?`).join(', ')} where ${where}` : null;
+    await withSqlite(trx, (conn) => {
+      const insert = statement(conn, insertSql);
+      const replace = updateSql ? statement(conn, updateSql) : null;
+      const runInsert = rowRunner(columns);
+      // The update's arguments: the new values, the key, then the version compared.
+      const runUpdate = rowRunner([...update, ...keys, ...(version ? [version] : [])]);
+      for (const row of inKeyOrder(rows, keys)) {
+        const r = row as Record<string, unknown>;
+        if (runInsert(insert, r).changes) {
+          outcome.inserted += 1;
+          outcome.applied.push(row);
+          continue;
+        }
+        if (!replace) {
+          outcome.updated += 1;
+          continue;
+        }
+        if (runUpdate(replace, r).changes) {
+          outcome.updated += 1;
+          outcome.applied.push(row);
+        } else {
+          outcome.kept += 1;
+        }
+      }
+    });
+    return outcome;
+  }
+  // PostgreSQL: one statement cannot touch a row twice, so the n-th occurrence of each key
+  // goes in the n-th round (one round when keys are unique, as they usually are).
+  const keyOf = (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  const rounds: Row[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const id = keyOf(row);
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    (rounds[n] ??= []).push(row);
+  }
+  const size = chunkSize(columns.length);
+  for (const round of rounds) {
+    for (let i = 0; i < round.length; i += size) {
+      const chunk = round.slice(i, i + size);
+      const query = trx(table).insert(chunk).onConflict(keys).merge(update);
+      // An older version never replaces a newer one.
+      if (version) query.where(trx.raw(`coalesce(??.??, '') <= coalesce(excluded.??, '')`, [table, version, version]));
+      const returned = (await query.returning([...keys, trx.raw('(xmax = 0) as inserted')])) as Record<string, unknown>[];
+      const byKey = new Map(chunk.map((row) => [keyOf(row), row]));
+      for (const r of returned) {
+        if (r.inserted) outcome.inserted += 1;
+        else outcome.updated += 1;
+        const row = byKey.get(keys.map((k) => String(r[k])).join('\u0000'));
+        if (row) outcome.applied.push(row);
+      }
+      outcome.kept += chunk.length - returned.length;
+    }
+  }
+  return outcome;
+}
+
+/** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */
+export async function insertIgnoring(trx: Knex.Transaction, table: string, key: string | string[], rows: Record<string, unknown>[]): Promise<void> {
+  if (!rows.length) return;
+  const keys = Array.isArray(key) ? key : [key];
+  const columns = Object.keys(rows[0] as object);
+  if (kindOf(trx) === 'sqlite') {
+    const sql = `insert into ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
+    await withSqlite(trx, (conn) => {
+      const insert = statement(conn, sql);
+      const runInsert = rowRunner(columns);
+      for (const row of rows) runInsert(insert, row);
+    });
+    return;
+  }
+  const size = chunkSize(columns.length);
+  for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size)).onConflict(keys).ignore();
+}

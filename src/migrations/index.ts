@@ -1,0 +1,29 @@
+// Runs the migrations at start. They are listed here (not discovered on disk) so the
+// same list runs under tsx, in tests and from any working directory.
+import type { Knex } from 'knex';
+import type { Database } from '../platform/db/database.js';
+import * as referenceLists from './0001-reference-lists.js';
+import * as identity from './0002-identity.js';
+import * as quotas from './0003-quotas.js';
+import * as alerts from './0004-alerts.js';
+import * as publicData from './0005-public-data.js';
+import * as publicSearch from './0006-public-search.js';
+
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '0001-reference-lists': referenceLists,
+  '0002-identity': identity,
+  '0003-quotas': quotas,
+  '0004-alerts': alerts,
+  '0005-public-data': publicData,
+  '0006-public-search': publicSearch,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name] as Knex.Migration,
+};
+
+export async function migrateLatest(db: Database): Promise<void> {
+  await db.migrate.latest({ migrationSource: source, tableName: 'knex_migrations' });
+}

@@ -1,0 +1,51 @@
+// A cheap answer to "may the database have changed since I last looked?", so what a call
+// reads again and again (its token, its account and limits) can be kept in memory and still
+// be exact: a plan changed by the CLI or a revoked token takes effect on the next call.
+// On SQLite, `PRAGMA data_version` changes when another connection (another process, the
+// CLI) commits, and `total_changes()` counts this connection's own writes. Writes known to
+// change none of the cached data (the quota log) are excused, so they do not empty caches.
+// PostgreSQL has no such cheap signal: there, nothing is cached (null stamp).
+import type BetterSqlite3 from 'better-sqlite3';
+import { kindOf, type Database } from './database.js';
+import { statement, withSqlite } from './statements.js';
+
+// Two statements: the pragma alone is cheaper than the pragma as a table in a select.
+const VERSION_SQL = 'pragma data_version';
+const CHANGES_SQL = 'select total_changes()';
+
+/** Per connection: how many of its own row changes were excused. */
+const excused = new WeakMap<BetterSqlite3.Database, number>();
+/** Per connection, a number of its own: a reopened connection counts from zero again. */
+const connectionIds = new WeakMap<BetterSqlite3.Database, number>();
+let lastConnectionId = 0;
+
+function totalChanges(conn: BetterSqlite3.Database): number {
+  return statement(conn, CHANGES_SQL).pluck().get() as number;
+}
+
+function readStamp(conn: BetterSqlite3.Database): string {
+  let id = connectionIds.get(conn);
+  if (id === undefined) connectionIds.set(conn, (id = ++lastConnectionId));
+  const version = statement(conn, VERSION_SQL).pluck().get() as number;
+  return `${id}:${version}:${totalChanges(conn) - (excused.get(conn) ?? 0)}`;
+}
+
+/** A value that differs whenever committed data may differ; null when no cheap stamp exists (PostgreSQL). */
+export async function changeStamp(db: Database): Promise<string | null> {
+  if (kindOf(db) !== 'sqlite') return null;
+  return withSqlite(db, readStamp);
+}
+
+/**
+ * Runs synchronous writes on `conn` that change nothing any stamped cache holds (only the
+ * quota and usage tables), and excuses them: the stamp stays as it was. Rolled-back changes
+ * are counted by SQLite too, and excused the same way.
+ */
+export function excusingWrites<T>(conn: BetterSqlite3.Database, run: () => T): T {
+  const before = totalChanges(conn);
+  try {
+    return run();
+  } finally {
+    excused.set(conn, (excused.get(conn) ?? 0) + totalChanges(conn) - before);
+  }
+}

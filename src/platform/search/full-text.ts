@@ -1,0 +1,484 @@
+// French full-text search behind one interface, identical matches on SQLite FTS5 and on
+// PostgreSQL full-text search. The text is folded in JavaScript (`searchWords`) at index
+// time and at query time, so both engines see the same words [a-z0-9]+ and match alike.
+//
+// SQLite: a contentless-delete FTS5 table `<name>` (tokenizer `unicode61 remove_diacritics
+// 2`), one column per field, whose rowid is the id of `<name>_keys (id, key unique, hash)`:
+// FTS5 cannot look a document up by an UNINDEXED column, the key table gives replace and
+// delete by key in O(log n), and the hash of the indexed text lets an unchanged document
+// (a re-import) skip the index. Ranked by bm25 with the columns' weights.
+// PostgreSQL: a table `<name> (key primary key, document tsvector)` with a GIN index. The
+// tsvector is built here from the folded words (not by `to_tsvector`, whose parser splits
+// some words FTS5 keeps whole, e.g. `3e4x` → `3e4` + `x`), one weight class per column and
+// a one-position gap between columns so that a phrase never spans two fields (as in FTS5);
+// the tsquery is built here too and passed as a parameter. Ranked by ts_rank (length
+// normalisation 1) with the same weights.
+//
+// Matching is identical on both engines (the tests check both against `matchesWords`);
+// scores differ (bm25 against ts_rank) but both put first a document matching more of the
+// query or matching it in a heavier column, and both break ties by key (byte order).
+// Known limit: PostgreSQL keeps 256 positions per word and document, so a phrase through
+// a later occurrence of a word repeated more than 256 times in one document is found on
+// SQLite only.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { kindOf } from '../db/database.js';
+import { withSqlite, statement } from '../db/statements.js';
+import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
+
+/** PostgreSQL's weight classes; the same values weigh the columns in bm25 on SQLite. */
+export type SearchWeight = 'A' | 'B' | 'C' | 'D';
+export const SEARCH_WEIGHTS: Readonly<Record<SearchWeight, number>> = { A: 1, B: 0.4, C: 0.2, D: 0.1 };
+
+/** Words indexed per document (over all its fields, in column order): PostgreSQL positions stop at 16383. */
+export const MAX_INDEXED_WORDS = 10_000;
+
+export interface SearchColumn {
+  readonly name: string;
+  readonly weight: SearchWeight;
+}
+/** One search index: made once by `defineSearchIndex`, then given to every function here. */
+export interface SearchIndex {
+  readonly name: string;
+  readonly columns: readonly SearchColumn[];
+}
+export interface SearchIndexDefinition {
+  /** Table name, e.g. `companies_search`: lower case letters, digits, underscores. */
+  name: string;
+  /** Indexed fields, most important first; a bare name weighs A for the first column, B for the others. */
+  columns: readonly (string | { name: string; weight?: SearchWeight })[];
+}
+
+const IDENTIFIER = /^[a-z][a-z0-9_]{0,39}$/;
+const RESERVED = new Set(['key', 'rank', 'rowid', 'oid', 'document', 'id']);
+
+export function defineSearchIndex(definition: SearchIndexDefinition): SearchIndex {
+  const { name } = definition;
+  if (!IDENTIFIER.test(name) || name.endsWith('_keys')) throw new Error(`Nom d'index de recherche invalide : ${name}`);
+  if (!definition.columns.length) throw new Error(`Index ${name} : au moins une colonne.`);
+  const columns = definition.columns.map((c, i): SearchColumn => {
+    const column = typeof c === 'string' ? { name: c } : c;
+    if (!IDENTIFIER.test(column.name) || RESERVED.has(column.name) || column.name === name) throw new Error(`Index ${name} : nom de colonne invalide : ${column.name}`);
+    return { name: column.name, weight: column.weight ?? (i === 0 ? 'A' : 'B') };
+  });
+  if (new Set(columns.map((c) => c.name)).size !== columns.length) throw new Error(`Index ${name} : colonne en double.`);
+  return Object.freeze({ name, columns: Object.freeze(columns) });
+}
+
+const keysTable = (index: SearchIndex) => `${index.name}_keys`;
+
+/** Creates the index's tables (inside a migration, typically). */
+export async function createSearchIndex(db: Knex, index: SearchIndex): Promise<void> {
+  if (kindOf(db) === 'sqlite') {
+    // `hash`: of the indexed text, so that re-importing an unchanged document costs a lookup.
+    await db.raw(`create table "${keysTable(index)}" (id integer primary key, key text not null unique, hash integer not null)`);
+    const columns = index.columns.map((c) => `"${c.name}"`).join(', ');
+    await db.raw(
+      `create virtual table "${index.name}" using fts5(${columns}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
+    );
+  } else {
+    await db.raw(`create table "${index.name}" (key text primary key, document tsvector not null)`);
+    await db.raw(`create index "${index.name}_document" on "${index.name}" using gin (document)`);
+  }
+}
+
+export async function dropSearchIndex(db: Knex, index: SearchIndex): Promise<void> {
+  await db.raw(`drop table if exists "${index.name}"`);
+  if (kindOf(db) === 'sqlite') await db.raw(`drop table if exists "${keysTable(index)}"`);
+}
+
+export interface SearchDocument {
+  key: string;
+  /** Text of each column of the index (a missing column or null: no text). */
+  fields: Readonly<Record<string, string | null | undefined>>;
+}
+
+/**
+ * The words of texts recently indexed: many documents share a text (an activity and its
+ * label, a town, a buyer), folded once instead of once per document on the import's hot
+ * path. Bounded: emptied when full. The arrays are never handed out, only copies of them.
+ */
+const recentWords = new Map<string, string[]>();
+const RECENT_WORDS_MAX = 4096;
+
+function wordsOf(text: string | null | undefined): string[] {
+  if (!text) return [];
+  let words = recentWords.get(text);
+  if (!words) {
+    words = searchWords(text);
+    if (recentWords.size >= RECENT_WORDS_MAX) recentWords.clear();
+    recentWords.set(text, words);
+  }
+  return words;
+}
+
+/** The indexed text of texts recently indexed (their words joined by spaces), and its number of words. */
+const recentTexts = new Map<string, { text: string; count: number }>();
+
+function textOf(text: string | null | undefined): { text: string; count: number } {
+  if (!text) return { text: '', count: 0 };
+  let folded = recentTexts.get(text);
+  if (!folded) {
+    const words = searchWords(text);
+    folded = { text: words.join(' '), count: words.length };
+    if (recentTexts.size >= RECENT_WORDS_MAX) recentTexts.clear();
+    recentTexts.set(text, folded);
+  }
+  return folded;
+}
+
+function checkFields(index: SearchIndex, fields: SearchDocument['fields']): void {
+  const names = Object.keys(fields);
+  if (names.length <= index.columns.length && names.every((name, i) => index.columns[i]?.name === name)) return;
+  for (const name of names) if (!index.columns.some((c) => c.name === name)) throw new Error(`Index ${index.name} : pas de colonne ${name}.`);
+}
+
+/**
+ * What SQLite indexes for a document: each column's words joined by spaces, the same words
+ * as `indexedWords` (`MAX_INDEXED_WORDS` in all), without an array per column.
+ */
+function indexedTexts(index: SearchIndex, fields: SearchDocument['fields']): string[] {
+  checkFields(index, fields);
+  let room = MAX_INDEXED_WORDS;
+  return index.columns.map((c) => {
+    const folded = textOf(fields[c.name]);
+    if (folded.count <= room) {
+      room -= folded.count;
+      return folded.text;
+    }
+    const words = wordsOf(fields[c.name]).slice(0, room);
+    room = 0;
+    return words.join(' ');
+  });
+}
+
+/** The words indexed for a document, field by field in column order (`MAX_INDEXED_WORDS` in all). */
+export function indexedWords(index: SearchIndex, fields: SearchDocument['fields']): string[][] {
+  checkFields(index, fields);
+  let room = MAX_INDEXED_WORDS;
+  return index.columns.map((c) => {
+    const words = wordsOf(fields[c.name]).slice(0, room);
+    room -= words.length;
+    return words;
+  });
+}
+
+/** The last version of each key (a batch may name a key twice). */
+function lastByKey(docs: readonly SearchDocument[]): SearchDocument[] {
+  const byKey = new Map<string, SearchDocument>();
+  for (const doc of docs) {
+    if (typeof doc.key !== 'string' || !doc.key) throw new Error('Document de recherche sans clé.');
+    byKey.delete(doc.key);
+    byKey.set(doc.key, doc);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * A prepared statement of a batch of `n` rows: kept per connection for full batches (the
+ * bulk case), prepared once otherwise, so partial batches do not fill the cache with one
+ * statement per size.
+ */
+function batchStatement(conn: BetterSqlite3.Database, sql: string, n: number, full: number): BetterSqlite3.Statement {
+  return n === full ? statement(conn, sql) : conn.prepare(sql);
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * A 53-bit hash (cyrb53) of a document's indexed texts joined by U+0001 (the joined text is
+ * not built): an unchanged document is not indexed again.
+ */
+function textsHash(texts: readonly string[]): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let t = 0; t < texts.length; t++) {
+    if (t > 0) {
+      h1 = Math.imul(h1 ^ 1, 2654435761);
+      h2 = Math.imul(h2 ^ 1, 1597334677);
+    }
+    const text = texts[t] as string;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Documents per statement (SQLite allows 32766 parameters). */
+const SQLITE_BATCH = 500;
+const POSTGRES_BATCH = 2000;
+
+/**
+ * Indexes the documents, replacing those of the same keys; atomic (a savepoint inside the
+ * caller's transaction, if any). Give it batches (hundreds to thousands): on SQLite, the
+ * key table is read and written 500 keys per statement, and FTS5 writes the batch's terms
+ * out as one segment; on PostgreSQL, 2,000 documents per statement.
+ */
+export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: readonly SearchDocument[]): Promise<void> {
+  const latest = lastByKey(docs);
+  if (!latest.length) return;
+  if (kindOf(db) === 'sqlite') {
+    const size = Math.min(SQLITE_BATCH, Math.floor(30_000 / (index.columns.length + 1)));
+    const columns = ['rowid', ...index.columns.map((c) => `"${c.name}"`)].join(', ');
+    const rowMarks = `(${['?', ...index.columns.map(() => '?')].join(', ')})`;
+    const keys = `"${keysTable(index)}"`;
+    const marks = (n: number, mark = '?') => Array.from({ length: n }, () => mark).join(', ');
+    await withSqlite(db, (conn) =>
+      conn.transaction(() => {
+        // First the key table, for every document: which are new, which changed.
+        const fresh: { id: number; texts: string[] }[] = [];
+        const changed: { id: number; texts: string[] }[] = [];
+        for (const batch of chunks(latest, size)) {
+          const texts = batch.map((d) => indexedTexts(index, d.fields));
+          const hashes = texts.map(textsHash);
+          const known = new Map<string, { id: number; hash: number }>();
+          const found = batchStatement(conn, `select id, key, hash from ${keys} where key in (${marks(batch.length)})`, batch.length, size).all(
+            ...batch.map((r) => r.key),
+          ) as { id: number; key: string; hash: number }[];
+          for (const r of found) known.set(r.key, r);
+          const freshHere: number[] = [];
+          batch.forEach((r, i) => {
+            const old = known.get(r.key);
+            if (!old) freshHere.push(i);
+            else if (old.hash !== hashes[i]) {
+              statement(conn, `update ${keys} set hash = ? where id = ?`).run(hashes[i], old.id);
+              changed.push({ id: old.id, texts: texts[i] as string[] });
+            }
+          });
+          if (freshHere.length) {
+            // New keys take the next ids (the write transaction holds the database alone):
+            // cheaper than `returning` and a map of the keys back to their rows.
+            const first = (statement(conn, `select coalesce(max(id), 0) as last from ${keys}`).get() as { last: number }).last + 1;
+            batchStatement(conn, `insert into ${keys} (id, key, hash) values ${marks(freshHere.length, '(?, ?, ?)')}`, freshHere.length, size).run(
+              ...freshHere.flatMap((i, n) => [first + n, (batch[i] as SearchDocument).key, hashes[i]]),
+            );
+            freshHere.forEach((i, n) => fresh.push({ id: first + n, texts: texts[i] as string[] }));
+          }
+        }
+        // Then the full-text index, one document per statement. A statement that writes
+        // several rows opens a statement journal, and every statement journal makes FTS5
+        // write its pending terms out as a new segment: with 500-row statements, a segment
+        // per 500 documents and merges without end (the large SIRENE import spent a third
+        // of its SQLite time there). One row per statement opens none, so the terms of the
+        // whole batch go out together at the commit (or when FTS5's buffer is full).
+        const insert = statement(conn, `insert into "${index.name}" (${columns}) values ${rowMarks}`);
+        for (const d of fresh) insert.run(d.id, ...d.texts);
+        // contentless_delete: REPLACE removes the old version's tokens, then indexes the new one.
+        const replace = statement(conn, `insert or replace into "${index.name}" (${columns}) values ${rowMarks}`);
+        for (const d of changed) replace.run(d.id, ...d.texts);
+      })(),
+    );
+    return;
+  }
+  const rows = latest.map((d) => ({ key: d.key, words: indexedWords(index, d.fields) }));
+  const run = async (trx: Knex) => {
+    for (const batch of chunks(rows, POSTGRES_BATCH)) {
+      const json = JSON.stringify(batch.map((r) => ({ key: r.key, document: tsvectorLiteral(index, r.words) })));
+      await trx.raw(
+        `insert into "${index.name}" (key, document) select key, document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
+          `on conflict (key) do update set document = excluded.document where "${index.name}".document is distinct from excluded.document`,
+        [json],
+      );
+    }
+  };
+  await (db.isTransaction ? run(db) : db.transaction(run));
+}
+
+/** Removes the documents of these keys (unknown keys are ignored). */
+export async function deleteSearchDocuments(db: Knex, index: SearchIndex, keys: readonly string[]): Promise<void> {
+  const unique = [...new Set(keys)];
+  if (!unique.length) return;
+  if (kindOf(db) === 'sqlite') {
+    await withSqlite(db, (conn) =>
+      conn.transaction(() => {
+        for (const batch of chunks(unique, SQLITE_BATCH)) {
+          const marks = batch.map(() => '?').join(', ');
+          const ids = batchStatement(conn, `delete from "${keysTable(index)}" where key in (${marks}) returning id`, batch.length, SQLITE_BATCH)
+            .pluck()
+            .all(batch) as number[];
+          if (ids.length) conn.prepare(`delete from "${index.name}" where rowid in (${ids.map(() => '?').join(', ')})`).run(ids);
+        }
+      })(),
+    );
+    return;
+  }
+  for (const batch of chunks(unique, POSTGRES_BATCH))
+    await db.raw(`delete from "${index.name}" where key in (select json_array_elements_text(?::json))`, [JSON.stringify(batch)]);
+}
+
+// --- Queries -----------------------------------------------------------------------------
+
+/** PostgreSQL tsvector text: each word's positions with its column's weight, a gap between columns. */
+function tsvectorLiteral(index: SearchIndex, fields: readonly (readonly string[])[]): string {
+  const positions = new Map<string, string[]>();
+  let position = 1;
+  fields.forEach((words, i) => {
+    const weight = (index.columns[i] as SearchColumn).weight;
+    for (const word of words) {
+      let list = positions.get(word);
+      if (!list) positions.set(word, (list = []));
+      list.push(`${position}${weight}`);
+      position += 1;
+    }
+    position += 1;
+  });
+  return [...positions].map(([word, list]) => `${pgLexeme(word)}:${list.join(',')}`).join(' ');
+}
+
+// Words are [a-z0-9]+ by construction (`searchWords`); both quotings are complete anyway.
+const pgLexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+const ftsString = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+const WORD = /^[a-z0-9]+$/;
+
+/** A query from `parseQuery` passes; a hand-made one with an empty group or an unfolded word is a bug. */
+function checkParsed(parsed: ParsedQuery): void {
+  const ok =
+    parsed.groups.length > 0 &&
+    parsed.groups.every((g) => g.terms.length > 0 && g.terms.every((t) => (t.kind === 'word' ? WORD.test(t.word) : t.words.length > 0 && t.words.every((w) => WORD.test(w)))));
+  if (!ok) throw new Error('Requête de recherche invalide : la construire avec parseQuery.');
+}
+
+/** The FTS5 MATCH expression: every term a quoted string, so no user text is FTS5 syntax. */
+export function fts5Query(parsed: ParsedQuery): string {
+  checkParsed(parsed);
+  const term = (t: QueryTerm) => (t.kind === 'word' ? `${ftsString(t.word)}${t.prefix ? '*' : ''}` : ftsString(t.words.join(' ')));
+  return parsed.groups.map((g) => `(${g.terms.map(term).join(' AND ')})`).join(' OR ');
+}
+
+/** The PostgreSQL tsquery text (cast with ::tsquery, so no parser runs on the words). */
+export function tsqueryText(parsed: ParsedQuery): string {
+  checkParsed(parsed);
+  const term = (t: QueryTerm) => (t.kind === 'word' ? `${pgLexeme(t.word)}${t.prefix ? ':*' : ''}` : `(${t.words.map(pgLexeme).join(' <-> ')})`);
+  return parsed.groups.map((g) => `(${g.terms.map(term).join(' & ')})`).join(' | ');
+}
+
+/**
+ * The matching documents as a derived table of two columns, `key` and `rank` (higher is
+ * better), to JOIN into a domain query, which adds its filters, its order and its page:
+ *
+ *     const query = db('notices as n')
+ *       .join(searchMatches(db, NOTICES_SEARCH, parsed).as('m'), 'm.key', 'n.marche_id')
+ *       .where('n.departement', '69')
+ *       .select('n.*');
+ *     orderByRelevance(db, query, { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
+ *       .limit(page.limit + 1).offset(page.offset);
+ */
+export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery): Knex.QueryBuilder {
+  if (kindOf(db) === 'sqlite') {
+    const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+    return db
+      .select('k.key as key', db.raw(`-bm25("${index.name}", ${weights}) as rank`))
+      .from(index.name)
+      .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
+      .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
+  }
+  const query = tsqueryText(parsed);
+  return db
+    .select('key', db.raw(`ts_rank(document, ?::tsquery, 1)::float8 as rank`, [query]))
+    .from(index.name)
+    .whereRaw('document @@ ?::tsquery', [query]);
+}
+
+/** The matching keys alone, for `whereIn(column, matchingKeys(…))` (alerts, filters without ranking). */
+export function matchingKeys(db: Knex, index: SearchIndex, parsed: ParsedQuery): Knex.QueryBuilder {
+  if (kindOf(db) === 'sqlite')
+    return db
+      .select('k.key')
+      .from(index.name)
+      .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
+      .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
+  return db.select('key').from(index.name).whereRaw('document @@ ?::tsquery', [tsqueryText(parsed)]);
+}
+
+export interface SearchHit {
+  key: string;
+  /** Relevance, higher is better; comparable within one engine only. */
+  rank: number;
+}
+
+/**
+ * ORDER BY relevance (best first), then the `then` columns (a date, typically), then the
+ * key in byte order, so that ties fall alike on both engines (PostgreSQL compares text by
+ * its locale otherwise). For `searchMatches` joined into a domain query:
+ *
+ *     orderByRelevance(db, query, { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
+ */
+export function orderByRelevance(
+  db: Knex,
+  query: Knex.QueryBuilder,
+  options: { rank?: string; key?: string; then?: readonly { column: string; order: 'asc' | 'desc' }[] } = {},
+): Knex.QueryBuilder {
+  const then = options.then ?? [];
+  const sql = ['?? desc', ...then.map((t) => (t.order === 'desc' ? '?? desc' : '?? asc')), `??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`];
+  return query.orderByRaw(sql.join(', '), [options.rank ?? 'rank', ...then.map((t) => t.column), options.key ?? 'key']);
+}
+
+/** A page of the matching keys, best first, ties by key. */
+export async function searchKeys(db: Knex, index: SearchIndex, parsed: ParsedQuery, page: { limit: number; offset?: number }): Promise<SearchHit[]> {
+  const offset = page.offset ?? 0;
+  if (!Number.isInteger(page.limit) || page.limit < 1 || !Number.isInteger(offset) || offset < 0) throw new Error('Page de recherche invalide.');
+  const query = db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m'));
+  const rows = (await orderByRelevance(db, query).limit(page.limit).offset(offset)) as { key: string; rank: number | string }[];
+  return rows.map((r) => ({ key: r.key, rank: Number(r.rank) }));
+}
+
+/**
+ * The `count` best matches and every match tied with the last of them (best first, in no
+ * set order among equal ranks): what a page of `offset + limit` results ordered by rank,
+ * then by the domain's own columns, can hold. Ranked in the index alone, without joining
+ * every match to its record: a broad query (tens of thousands of matches) costs the index's
+ * time only. SQLite: the best `count + TIES_READ` in one pass (ties are common: notices of
+ * one template share a rank; keeping the best thousand costs about what keeping ten does);
+ * only a tie running past them reads the matches again from the last rank on.
+ */
+/** Matches read beyond the `count` asked by `bestMatches`, for the ties of the last one. */
+export const TIES_READ = 1000;
+
+export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, count: number, tiesRead = TIES_READ): Promise<SearchHit[]> {
+  if (!Number.isInteger(count) || count < 1) throw new Error('Nombre de résultats invalide.');
+  if (kindOf(db) !== 'sqlite') {
+    const top = (await orderByRelevance(db, db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m'))).limit(count + 1)) as { key: string; rank: number | string }[];
+    const hits = top.map((r) => ({ key: r.key, rank: Number(r.rank) }));
+    if (hits.length <= count || hits[count]?.rank !== hits[count - 1]?.rank) return hits.slice(0, count);
+    const last = hits[count - 1]?.rank as number;
+    const all = (await db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m')).where('rank', '>=', last)) as { key: string; rank: number | string }[];
+    return all.map((r) => ({ key: r.key, rank: Number(r.rank) }));
+  }
+  const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+  const match = fts5Query(parsed);
+  return withSqlite(db, (conn) => {
+    const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
+    const read = count + tiesRead;
+    let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, read) as { id: number; rank: number }[];
+    if (rows.length >= count) {
+      const last = (rows[count - 1] as { rank: number }).rank;
+      rows =
+        rows.length === read && (rows[read - 1] as { rank: number }).rank === last
+          ? (statement(conn, `select id, rank from (${ranked}) where rank >= ?`).all(match, last) as { id: number; rank: number }[])
+          : rows.filter((r) => r.rank >= last);
+    }
+    const keyOf = statement(conn, `select key from "${keysTable(index)}" where id = ?`).pluck();
+    return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));
+  });
+}
+
+/** How many documents match, counted up to `cap` at most (`min(count, cap)`). */
+export async function countMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, cap: number): Promise<number> {
+  if (!Number.isInteger(cap) || cap < 0) throw new Error('Plafond de comptage invalide.');
+  if (cap === 0) return 0;
+  const row = (await db
+    .count({ n: '*' })
+    .from(matchingKeys(db, index, parsed).limit(cap).as('m'))
+    .first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}

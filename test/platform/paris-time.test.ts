@@ -1,0 +1,30 @@
+// Paris calendar: the day a moment belongs to and the next midnight, right on the 23-hour and 25-hour days of the clock changes.
+import { expect } from 'chai';
+import { nextParisMidnight, parisDay, parisIso } from '../../src/platform/paris-time.js';
+
+const cases: { name: string; at: string; day: string; iso: string; midnight: string }[] = [
+  { name: 'a winter evening', at: '2026-11-21T22:59:59Z', day: '2026-11-21', iso: '2026-11-21T23:59:59+01:00', midnight: '2026-11-21T23:00:00.000Z' },
+  { name: 'winter midnight belongs to the new day', at: '2026-11-21T23:00:00Z', day: '2026-11-22', iso: '2026-11-22T00:00:00+01:00', midnight: '2026-11-22T23:00:00.000Z' },
+  { name: 'a summer evening', at: '2026-07-14T21:30:00Z', day: '2026-07-14', iso: '2026-07-14T23:30:00+02:00', midnight: '2026-07-14T22:00:00.000Z' },
+  { name: 'spring change day (23 h): from 00:30 to the next midnight', at: '2026-03-28T23:30:00Z', day: '2026-03-29', iso: '2026-03-29T00:30:00+01:00', midnight: '2026-03-29T22:00:00.000Z' },
+  { name: 'spring change day, after 03:00 summer time', at: '2026-03-29T01:30:00Z', day: '2026-03-29', iso: '2026-03-29T03:30:00+02:00', midnight: '2026-03-29T22:00:00.000Z' },
+  { name: 'autumn change day (25 h): from 00:30 to the next midnight', at: '2026-10-24T22:30:00Z', day: '2026-10-25', iso: '2026-10-25T00:30:00+02:00', midnight: '2026-10-25T23:00:00.000Z' },
+  { name: 'autumn change day, the repeated 02:30 (second time)', at: '2026-10-25T01:30:00Z', day: '2026-10-25', iso: '2026-10-25T02:30:00+01:00', midnight: '2026-10-25T23:00:00.000Z' },
+];
+
+describe('Paris calendar', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const at = new Date(c.at);
+      expect(parisDay(at)).to.equal(c.day);
+      expect(parisIso(at)).to.equal(c.iso);
+      expect(nextParisMidnight(at).toISOString()).to.equal(c.midnight);
+    });
+  }
+  it('gives a 23-hour and a 25-hour day on the change days', () => {
+    const spring = nextParisMidnight(new Date('2026-03-28T23:00:00Z')).getTime() - new Date('2026-03-28T23:00:00Z').getTime();
+    const autumn = nextParisMidnight(new Date('2026-10-24T22:00:00Z')).getTime() - new Date('2026-10-24T22:00:00Z').getTime();
+    expect(spring / 3600_000).to.equal(23);
+    expect(autumn / 3600_000).to.equal(25);
+  });
+});
