@@ -4,8 +4,9 @@ import { checkPlan, checkScope, checkWorkspaceRights } from './access/rules.js';
 import type { Caller } from './access/caller.js';
 import type { Contract } from './contract/runtime.js';
 import type { OperationEntry } from './contract/types.js';
-import { NotFoundError, TimeoutError, UnavailableError, asServiceError } from './errors.js';
+import { InvalidArgumentsError, InvalidCursorError, NotFoundError, TimeoutError, UnavailableError, asServiceError, type ServiceError } from './errors.js';
 import type { Logger } from './log.js';
+import { CursorRejectedError, QuerySyntaxError } from './platform/search/errors.js';
 import type { QuotaKeeper } from './access/quota-keeper.js';
 import type { Registry } from './domains/index.js';
 
@@ -55,8 +56,8 @@ export class CallPath {
     try {
       return await Promise.race([handler(args, caller), deadline]);
     } catch (err) {
-      const known = asServiceError(err);
-      if (known !== err) this.deps.logger.error({ operation: op.name, err: describe(err) }, 'échec interne');
+      const known = wireError(err);
+      if (known instanceof UnavailableError && known !== err) this.deps.logger.error({ operation: op.name, err: describe(err) }, 'échec interne');
       throw known;
     } finally {
       clearTimeout(timer);
@@ -72,6 +73,16 @@ export class CallPath {
     }
     return result as Record<string, unknown>;
   }
+}
+
+/**
+ * The layers below the call path throw errors of their own kinds, without a status: each
+ * gets its wire code here, in one place. Anything else unexpected is `unavailable`.
+ */
+export function wireError(err: unknown): ServiceError {
+  if (err instanceof QuerySyntaxError) return new InvalidArgumentsError(err.message);
+  if (err instanceof CursorRejectedError) return new InvalidCursorError(err.message);
+  return asServiceError(err);
 }
 
 function describe(err: unknown): { type: string; message: string; code?: string } {

@@ -3,7 +3,7 @@
 // window of batches. The same code runs in the import's thread (small files) and in the
 // reading thread (read-worker.ts) for large ones.
 import type { Readable } from 'node:stream';
-import type { Importer } from './run.js';
+import type { Importer } from './importer.js';
 import { sortedByKey } from './upsert.js';
 
 export interface ImportProblem {

@@ -5,9 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { rowBatches, type BatchSizes } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
-import { IMPORTERS } from '../domains/importers.js';
+import type { Importer } from './importer.js';
 
 export interface ReadJob extends BatchSizes {
+  /** The module exporting the importers as `IMPORTERS` (see `importerCatalogue`), and the source's name there. */
+  catalogue: string;
   source: string;
   path: string;
   stamp: string;
@@ -58,6 +60,7 @@ port.on('message', () => {
 });
 
 try {
+  const { IMPORTERS } = (await import(job.catalogue)) as { IMPORTERS: Record<string, Importer<never, never>> };
   const importer = IMPORTERS[job.source];
   if (!importer) throw new Error(`source inconnue : ${job.source}`);
   const input = await openInput(job.path);

@@ -4,10 +4,8 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Knex } from 'knex';
 import { startCheckpointer } from '../platform/db/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
@@ -16,24 +14,7 @@ import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { ReadJob, ReadMessage } from './read-worker.js';
 import { rowBuilder, type RawRecord } from './records.js';
-import { IMPORTERS } from '../domains/importers.js';
-import type { WriteCounts } from './upsert.js';
-
-export type Mapped<Row> = { row: Row } | { skip: string };
-
-export interface Importer<Raw, Row> {
-  /** The source name, as given to `npm run import`. */
-  name: string;
-  read(stream: Readable): AsyncIterable<RawRecord<Raw>>;
-  map(raw: Raw, now: string): Mapped<Row>;
-  /** Writes a batch in the transaction; returns how many rows were new, replaced a stored one, or were kept out (older). */
-  write(trx: Knex.Transaction, rows: Row[], now: string): Promise<WriteCounts>;
-  /**
-   * The key the table is stored by: rows are then written in its order within each window
-   * of SORT_WINDOW_BATCHES batches (see `importFile`). Without it, in the file's order.
-   */
-  sortKey?(row: Row): string;
-}
+import { catalogueOf, type Importer } from './importer.js';
 
 export interface ImportReport {
   file: string;
@@ -148,8 +129,8 @@ function tsxEsmApi(): string {
   return pathToFileURL(join(dirname(manifest), (exports['./esm/api'] as { import: { default: string } }).import.default)).href;
 }
 
-async function readInWorker<Row>(source: string, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
-  const job: ReadJob = { source, path, stamp, ...sizes, inFlight: 2 * sizes.windowBatches };
+async function readInWorker<Row>(catalogue: string, source: string, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
+  const job: ReadJob = { catalogue, source, path, stamp, ...sizes, inFlight: 2 * sizes.windowBatches };
   const tsx = READ_WORKER.endsWith('.ts') ? tsxEsmApi() : null;
   const worker = new Worker(READ_WORKER_SOURCE, { eval: true, workerData: { ...job, entry: READ_WORKER, tsx } });
   const queue: (ReadMessage | { kind: 'stopped'; message: string })[] = [];
@@ -212,11 +193,11 @@ export async function importFile<Raw, Row>(
   const now = options.now ?? (() => new Date());
   const started = Date.now();
   const sizes: BatchSizes = { batchSize: options.batchSize ?? BATCH_SIZE, windowBatches: options.sortWindowBatches ?? SORT_WINDOW_BATCHES };
-  // A registered importer can be loaded by the reading thread; one made elsewhere (a test's) cannot.
-  const registered = IMPORTERS[importer.name] === (importer as unknown);
+  // An importer of a catalogue can be loaded by the reading thread; one made elsewhere (a test's) cannot.
+  const catalogue = catalogueOf(importer);
   const readIn = options.readIn ?? 'auto';
-  if (readIn === 'worker' && !registered) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
-  const inWorker = readIn === 'worker' || (readIn === 'auto' && registered && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
+  if (readIn === 'worker' && !catalogue) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
+  const inWorker = readIn === 'worker' || (readIn === 'auto' && !!catalogue && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
   const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], seconds: 0 };
   let restore: () => Promise<void> = async () => undefined;
   let source: RowSource<Row> | null = null;
@@ -225,7 +206,7 @@ export async function importFile<Raw, Row>(
   try {
     restore = await importSettings(db);
     const stamp = now().toISOString();
-    source = inWorker ? await readInWorker<Row>(importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
+    source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
     progress = (options.progress ?? createProgress)(`${importer.name} ${source.name.split('/').pop()}`, source.totalBytes);
     for await (const batch of source.batches) {
       report.read = batch.read;

@@ -3,9 +3,10 @@
 import type { Readable } from 'node:stream';
 import { reindexAwards } from '../companies/search-index.js';
 import { jsonRecords } from '../../import/records.js';
-import type { Importer, Mapped } from '../../import/run.js';
+import type { Importer, Mapped } from '../../import/importer.js';
 import { normaliseCpv } from '../notices/import-boamp.js';
-import { departementOfCommune, departementOfPostalCode, insertIgnoring, isoDate, isSiret, upsertRows } from '../../import/upsert.js';
+import { departementOfCommune, departementOfPostalCode, isoDate, isSiret } from '../../import/fields.js';
+import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 
 type Raw = Record<string, unknown>;
 

@@ -2,8 +2,9 @@
 // site_internet) are never read: nothing of them is stored.
 import type { Readable } from 'node:stream';
 import { csvRecords } from '../../import/records.js';
-import type { Importer, Mapped } from '../../import/run.js';
-import { isoDate, isSiret, upsertRows } from '../../import/upsert.js';
+import type { Importer, Mapped } from '../../import/importer.js';
+import { isoDate, isSiret } from '../../import/fields.js';
+import { upsertRows } from '../../import/upsert.js';
 
 type Csv = Record<string, string>;
 

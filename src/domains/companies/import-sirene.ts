@@ -3,8 +3,9 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { reindexCompanies } from './search-index.js';
 import { csvRecords } from '../../import/records.js';
-import type { Importer, Mapped } from '../../import/run.js';
-import { departementOfCommune, isoDate, isSiren, isSiret, upsertRows } from '../../import/upsert.js';
+import type { Importer, Mapped } from '../../import/importer.js';
+import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
+import { upsertRows } from '../../import/upsert.js';
 
 type Csv = Record<string, string>;
 const text = (v: string | undefined) => {

@@ -5,8 +5,9 @@ import { cpvCheckDigit } from '../reference/lists.js';
 import { reindexNotices } from '../companies/search-index.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import { jsonRecords } from '../../import/records.js';
-import type { Importer, Mapped } from '../../import/run.js';
-import { insertIgnoring, isoDate, stableUuid, upsertRows } from '../../import/upsert.js';
+import type { Importer, Mapped } from '../../import/importer.js';
+import { isoDate, stableUuid } from '../../import/fields.js';
+import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 
 type Raw = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 // Opaque, tamper-proof pagination cursors for every search: base64url JSON signed with
 // HMAC-SHA256 under a secret of the service. A cursor carries the offset of the next page
 // and a fingerprint of the search (operation, query, filters, limit excepted), so one
-// reused with other arguments, altered, or not issued by us is refused (400
-// `invalid_cursor`). A search pages `MAX_SEARCH_DEPTH` results deep at most: enough to
-// browse, not to export a base (refine the query to see further).
+// reused with other arguments, altered, or not issued by us is refused (`CursorRejectedError`,
+// answered 400 `invalid_cursor`). A search pages `MAX_SEARCH_DEPTH` results deep at most:
+// enough to browse, not to export a base (refine the query to see further).
 import { createHash, createHmac, timingSafeEqual, type BinaryLike } from 'node:crypto';
-import { InvalidCursorError } from '../../errors.js';
+import { CursorRejectedError } from './errors.js';
 
 /** How deep a search can page: results beyond this rank are never served. */
 export const MAX_SEARCH_DEPTH = 1000;
@@ -55,30 +55,30 @@ export function encodeCursor(payload: SearchCursor, key: BinaryLike): string {
   return `${body}.${sign(body, key).toString('base64url')}`;
 }
 
-/** The cursor, if we issued it for this very search (`fingerprint`); `InvalidCursorError` otherwise. */
+/** The cursor, if we issued it for this very search (`fingerprint`); `CursorRejectedError` otherwise. */
 export function decodeCursor(text: unknown, key: BinaryLike, fingerprint: string): SearchCursor {
   checkKey(key);
-  if (typeof text !== 'string' || text.length > MAX_CURSOR_LENGTH) throw new InvalidCursorError();
+  if (typeof text !== 'string' || text.length > MAX_CURSOR_LENGTH) throw new CursorRejectedError();
   const [body, mac, ...rest] = text.split('.');
-  if (!body || !mac || rest.length || !BASE64URL.test(body) || !BASE64URL.test(mac)) throw new InvalidCursorError();
+  if (!body || !mac || rest.length || !BASE64URL.test(body) || !BASE64URL.test(mac)) throw new CursorRejectedError();
   const given = Buffer.from(mac, 'base64url');
   const expected = sign(body, key);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new InvalidCursorError();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new CursorRejectedError();
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
-    throw new InvalidCursorError();
+    throw new CursorRejectedError();
   }
   const p = payload as { v?: unknown; o?: unknown; f?: unknown };
   if (typeof p !== 'object' || p === null || p.v !== VERSION || typeof p.f !== 'string' || typeof p.o !== 'number' || !Number.isInteger(p.o) || p.o < 0)
-    throw new InvalidCursorError();
+    throw new CursorRejectedError();
   if (p.f !== fingerprint)
-    throw new InvalidCursorError(
+    throw new CursorRejectedError(
       'Curseur invalide : il a été émis pour une autre recherche (requête ou filtres différents) ; le réutiliser avec exactement les mêmes arguments, ou relancer sans curseur.',
     );
   if (p.o >= MAX_SEARCH_DEPTH)
-    throw new InvalidCursorError(`Curseur invalide : une recherche ne se parcourt pas au-delà des ${MAX_SEARCH_DEPTH} premiers résultats ; affiner la requête.`);
+    throw new CursorRejectedError(`Curseur invalide : une recherche ne se parcourt pas au-delà des ${MAX_SEARCH_DEPTH} premiers résultats ; affiner la requête.`);
   return { offset: p.o, fingerprint: p.f };
 }
 

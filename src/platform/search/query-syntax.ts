@@ -4,7 +4,7 @@
 // characters or more, outside quotes) also matches as the start of a word. Case, accents
 // and elided articles (l', d', qu'…) are folded alike at index time and at query time
 // (`searchWords`), so SQLite and PostgreSQL see the same words; no stemming, no stop words.
-import { InvalidArgumentsError } from '../../errors.js';
+import { QuerySyntaxError } from './errors.js';
 import { foldText } from './text-fold.js';
 
 export const QUERY_LIMITS = {
@@ -108,8 +108,8 @@ export function searchWords(text: string | null | undefined): string[] {
 
 const QUOTES = new Set(['"', '“', '”', '«', '»', '„']);
 
-function invalid(message: string): InvalidArgumentsError {
-  return new InvalidArgumentsError(`L'argument « query » ${message}`);
+function invalid(message: string): QuerySyntaxError {
+  return new QuerySyntaxError('query', `L'argument « query » ${message}`);
 }
 
 interface Draft {
@@ -117,7 +117,7 @@ interface Draft {
   quoted: boolean;
 }
 
-/** Parses a query of the service's syntax; throws `InvalidArgumentsError` (argument `query`) beyond the limits or without any word. */
+/** Parses a query of the service's syntax; throws `QuerySyntaxError` (argument `query`) beyond the limits or without any word. */
 export function parseQuery(text: string): ParsedQuery {
   if (typeof text !== 'string') throw invalid('doit être un texte.');
   // Split into alternatives of segments, quoted or not; an unclosed quote closes at the end.

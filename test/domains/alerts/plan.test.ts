@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { ALERT_SOURCES, planAlert, type PlannedAlert } from '../../../src/domains/alerts/actions.js';
 import { InvalidArgumentsError } from '../../../src/errors.js';
+import { wireError } from '../../../src/call-path.js';
 import type { OperationArgs } from '../../../generated/handler-map.js';
 
 type Args = OperationArgs['alertes.create'];
@@ -201,9 +202,15 @@ describe('planAlert', () => {
       expect(criteria('"toiture zinc", ardoise')).to.not.equal(criteria('toiture zinc, ardoise'));
     });
 
-    it('refuses a query made only of commas and spaces, naming query', () => {
+    it('refuses a query made only of commas and spaces, naming query (answered invalid_arguments by the call path)', () => {
       for (const query of [',, ,', ' a , ', '!!']) {
-        expect(() => planAlert({ ...base, query }), query).to.throw(InvalidArgumentsError, /« query »/);
+        let refusal: unknown;
+        try {
+          planAlert({ ...base, query });
+        } catch (err) {
+          refusal = err;
+        }
+        expect(wireError(refusal), query).to.be.instanceOf(InvalidArgumentsError).and.have.property('message').that.matches(/« query »/);
       }
     });
   });

@@ -1,7 +1,7 @@
 // Search cursors are opaque and tamper-proof: only a cursor we issued, unaltered, for the very same search (query and filters) and within the documented depth cap is accepted; anything else is 400 invalid_cursor.
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { InvalidCursorError } from '../../../src/errors.js';
+import { CursorRejectedError } from '../../../src/platform/search/errors.js';
 import { decodeCursor, encodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../../src/platform/search/cursor.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 
@@ -15,13 +15,13 @@ function signed(payload: unknown, key = KEY): string {
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
-function refusal(run: () => unknown): InvalidCursorError {
+function refusal(run: () => unknown): CursorRejectedError {
   try {
     run();
   } catch (err) {
-    expect(err).to.be.instanceOf(InvalidCursorError);
-    const e = err as InvalidCursorError;
-    expect(e).to.include({ code: 'invalid_cursor', status: 400 });
+    expect(err).to.be.instanceOf(CursorRejectedError);
+    const e = err as CursorRejectedError;
+    expect(e.message).to.match(/^Curseur invalide/);
     return e;
   }
   return expect.fail('cursor accepted') as never;

@@ -17,7 +17,7 @@ import {
   type SearchDocument,
 } from '../../../src/platform/search/full-text.js';
 import { matchesWords, parseQuery, type ParsedQuery } from '../../../src/platform/search/query-syntax.js';
-import { InvalidArgumentsError } from '../../../src/errors.js';
+import { QuerySyntaxError } from '../../../src/platform/search/errors.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const INDEX = defineSearchIndex({ name: 'demo_search', columns: [{ name: 'titre', weight: 'A' }, { name: 'texte', weight: 'B' }] });
@@ -307,7 +307,7 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
       try {
         parsed = parseQuery(query);
       } catch (err) {
-        expect(err).to.be.instanceOf(InvalidArgumentsError);
+        expect(err).to.be.instanceOf(QuerySyntaxError);
         return;
       }
       expect(await found(query)).to.deep.equal(expected(parsed));

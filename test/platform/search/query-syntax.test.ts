@@ -1,6 +1,6 @@
 // The one query syntax of searches and alerts: words all required (folded: case, accents, œ, elisions), "phrases" exact, commas for alternatives, prefix on the last word only, limits refused with invalid_arguments on `query`.
 import { expect } from 'chai';
-import { InvalidArgumentsError } from '../../../src/errors.js';
+import { QuerySyntaxError } from '../../../src/platform/search/errors.js';
 import { describeQuerySyntax, foldWords, parseQuery, QUERY_LIMITS, searchWords, type ParsedQuery } from '../../../src/platform/search/query-syntax.js';
 import { foldText } from '../../../src/platform/search/text-fold.js';
 
@@ -80,9 +80,9 @@ describe('query syntax', () => {
       } catch (err) {
         error = err;
       }
-      expect(error).to.be.instanceOf(InvalidArgumentsError);
-      const e = error as InvalidArgumentsError;
-      expect(e.code).to.equal('invalid_arguments');
+      expect(error).to.be.instanceOf(QuerySyntaxError);
+      const e = error as QuerySyntaxError;
+      expect(e.argument).to.equal('query');
       expect(e.message).to.contain('« query »').and.match(want);
     });
   }

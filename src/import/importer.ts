@@ -1,0 +1,52 @@
+// What the import engine knows of an importer: how to read its records, map them to rows and
+// write a batch of rows. The importers themselves live with their domain (src/domains/*/
+// import-*.ts) and are listed in src/domains/importers.ts, which names its own module here so
+// that the reading thread of a large file can load them without the engine importing a domain.
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { RawRecord } from './records.js';
+
+export type Mapped<Row> = { row: Row } | { skip: string };
+
+export interface Importer<Raw, Row> {
+  /** The source name, as given to `npm run import`. */
+  name: string;
+  read(stream: Readable): AsyncIterable<RawRecord<Raw>>;
+  map(raw: Raw, now: string): Mapped<Row>;
+  /** Writes a batch in the transaction; returns how many rows were new, replaced a stored one, or were kept out (older). */
+  write(trx: Knex.Transaction, rows: Row[], now: string): Promise<WriteCounts>;
+  /**
+   * The key the table is stored by: rows are then written in its order within each window
+   * of SORT_WINDOW_BATCHES batches (see `importFile`). Without it, in the file's order.
+   */
+  sortKey?(row: Row): string;
+}
+
+/** What a batch write did: rows new, rows replacing the stored one, rows kept out (an older version). */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  /** Rows not written because the stored version is newer (`versionColumn`). */
+  kept: number;
+}
+
+const catalogues = new WeakMap<object, string>();
+
+/**
+ * Declares the module (its `import.meta.url`) that exports these importers as `IMPORTERS`, by
+ * source name. An importer listed so can be run by the reading thread (read-worker.ts), which
+ * imports that module; one that is not (a test's) is read in the import's own thread.
+ */
+export function importerCatalogue<T extends Record<string, Importer<never, never>>>(moduleUrl: string, importers: T): T {
+  for (const [name, importer] of Object.entries(importers)) {
+    // The reading thread finds an importer by its name: the key must be that name.
+    if (importer.name !== name) throw new Error(`Importateur ${importer.name} inscrit sous le nom ${name}.`);
+    catalogues.set(importer, moduleUrl);
+  }
+  return importers;
+}
+
+/** The module exporting this importer in its `IMPORTERS`, if it was declared by `importerCatalogue`. */
+export function catalogueOf(importer: object): string | undefined {
+  return catalogues.get(importer);
+}
