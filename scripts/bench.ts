@@ -31,7 +31,7 @@ async function admittedCall(): Promise<void> {
   await createBenchAccount(db);
   await db.destroy();
 
-  const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   try {
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
     const operation = `${service.url}/api/mcp/v1/referentiels.sources`;

@@ -1,4 +1,4 @@
-// Starts and stops the service: migrations, HTTP listener, graceful shutdown.
+// Starts and stops the service: migrations, HTTP listener, graceful shutdown on a signal.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
@@ -58,4 +58,33 @@ export async function startService(
     return stopping;
   };
   return { server, db, logger, url, stop };
+}
+
+/**
+ * Runs the service until SIGTERM or SIGINT, then lets the calls in flight finish and exits.
+ * `afterStart` runs once the service listens (npm start: the demo data on first start).
+ */
+export async function runService(config: Config, afterStart?: (service: RunningService) => Promise<void>): Promise<void> {
+  const service = await startService(config);
+  service.logger.info({ url: service.url }, 'service démarré');
+  console.log(`Service à l'écoute : ${service.url}`);
+  await afterStart?.(service);
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      service.logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
+      service.stop().then(
+        () => {
+          service.logger.info('service arrêté');
+          process.exit(0);
+        },
+        (err: Error) => {
+          service.logger.error({ err: err.message }, 'arrêt en échec');
+          process.exit(1);
+        },
+      );
+    });
+  }
 }

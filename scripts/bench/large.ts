@@ -138,7 +138,7 @@ export async function benchLargeSet(): Promise<void> {
     const unitsRate = [...unitRates].sort((a, b) => a - b)[Math.floor(unitRates.length / 2)] as number;
     console.log(`Import des unités légales : médiane de ${unitRates.length} imports, ${formatInt(unitsRate)} lignes/s (${unitRates.map((r) => formatInt(r)).join(' / ')}).`);
 
-    const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     let get: { latency: Figures; load: Figures };
     let search: { latency: Figures; load: Figures };
     try {

@@ -1,6 +1,8 @@
 // Full-text indexes of companies, notices and awards (SQLite FTS5 or PostgreSQL GIN).
 import type { Knex } from 'knex';
-import { AWARDS_SEARCH, COMPANIES_SEARCH, NOTICES_SEARCH } from '../domains/companies/search-index.js';
+import { AWARDS_SEARCH } from '../domains/awards/search-index.js';
+import { COMPANIES_SEARCH } from '../domains/companies/search-index.js';
+import { NOTICES_SEARCH } from '../domains/notices/search-index.js';
 import { createSearchIndex, dropSearchIndex } from '../platform/search/full-text.js';
 
 export async function up(knex: Knex): Promise<void> {

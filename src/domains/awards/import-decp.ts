@@ -1,36 +1,16 @@
 // DECP awarded contracts (JSON), 2019 format ({"marches": […]}) and 2024 format
 // ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
 import type { Readable } from 'node:stream';
-import { reindexAwards } from '../companies/search-index.js';
+import { reindexAwards } from './search-index.js';
 import { jsonRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
-import { normaliseCpv } from '../notices/import-boamp.js';
+import type { AwardRow } from './rows.js';
+import { normaliseCpv } from '../reference/lists.js';
 import { departementOfCommune, departementOfPostalCode, isoDate, isSiret } from '../../import/fields.js';
 import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 
 type Raw = Record<string, unknown>;
 
-export interface AwardRow {
-  award_key: string;
-  id: string;
-  acheteur_siret: string | null;
-  acheteur_nom: string | null;
-  buyer_id: string | null;
-  objet: string | null;
-  cpv: string | null;
-  procedure: string | null;
-  nature: string | null;
-  lieu_code: string | null;
-  lieu_type: string | null;
-  departement: string | null;
-  montant: number | null;
-  date_notification: string | null;
-  duree_mois: number | null;
-  forme_prix: string | null;
-  winners: { siret: string; denomination: string | null }[];
-  ingested_at: string;
-  updated_at: string;
-}
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
 

@@ -1,28 +1,16 @@
 // Reads of awarded contracts (DECP) and of public buyers.
 import type { Database } from '../../platform/db/database.js';
-import { AWARDS_SEARCH } from '../companies/search-index.js';
+import { AWARDS_SEARCH } from './search-index.js';
 import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
+import type { AwardRow } from './rows.js';
 
-export interface AwardView {
-  award_key: string;
-  id: string;
-  acheteur_nom: string | null;
-  buyer_id: string | null;
-  objet: string | null;
-  cpv: string | null;
-  procedure: string | null;
-  nature: string | null;
-  lieu_code: string | null;
-  departement: string | null;
-  montant: number | null;
-  date_notification: string | null;
-  duree_mois: number | null;
-  forme_prix: string | null;
+/** An award as its record reads it: the row's columns, its winners (with their SIREN) and its buyer's name. */
+export type AwardView = Omit<AwardRow, 'acheteur_siret' | 'lieu_type' | 'winners' | 'ingested_at' | 'updated_at'> & {
   titulaires: { siret: string; siren: string; denomination: string | null }[];
   buyerName: string | null;
-}
+};
 
 const AWARD_COLUMNS = ['a.award_key', 'a.id', 'a.acheteur_nom', 'a.buyer_id', 'a.objet', 'a.cpv', 'a.procedure', 'a.nature', 'a.lieu_code', 'a.departement', 'a.montant', 'a.date_notification', 'a.duree_mois', 'a.forme_prix', 'b.nom as buyer_nom'];
 

@@ -3,23 +3,12 @@
 import type { Readable } from 'node:stream';
 import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
+import type { RgeRow } from './rows.js';
 import { isoDate, isSiret } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
 
 type Csv = Record<string, string>;
 
-export interface RgeRow {
-  siret: string;
-  domaine: string;
-  organisme: string;
-  meta_domaine: string | null;
-  code_qualification: string | null;
-  nom_qualification: string | null;
-  date_debut: string | null;
-  date_fin: string | null;
-  ingested_at: string;
-  updated_at: string;
-}
 
 const text = (v: string | undefined) => (v ?? '').trim() || null;
 

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { reindexCompanies } from './search-index.js';
 import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
+import type { CompanyRow, EstablishmentRow } from './rows.js';
 import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
 
@@ -13,23 +14,6 @@ const text = (v: string | undefined) => {
   return t && t !== '[ND]' ? t : null;
 };
 
-export interface CompanyRow {
-  siren: string;
-  denomination: string | null;
-  sigle: string | null;
-  nom_personne: string | null;
-  denomination_usuelle: string | null;
-  categorie_juridique: string | null;
-  activite_principale: string | null;
-  tranche_effectifs: string | null;
-  categorie_entreprise: string | null;
-  date_creation: string | null;
-  etat: string;
-  nic_siege: string | null;
-  source_updated: string | null;
-  ingested_at: string;
-  updated_at: string;
-}
 
 export const sireneUnites: Importer<Csv, CompanyRow> = {
   name: 'sirene-unites',
@@ -73,24 +57,6 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
   },
 };
 
-export interface EstablishmentRow {
-  siret: string;
-  siren: string;
-  nic: string;
-  siege: boolean;
-  etat: string;
-  date_creation: string | null;
-  activite_principale: string | null;
-  enseigne: string | null;
-  adresse: string | null;
-  code_postal: string | null;
-  commune: string | null;
-  code_commune: string | null;
-  departement: string | null;
-  source_updated: string | null;
-  ingested_at: string;
-  updated_at: string;
-}
 
 export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
   name: 'sirene-etablissements',

@@ -1,5 +1,5 @@
-// The search indexes of the public data, and the documents the importers write into them
-// in the same transaction as the records (what is imported is searchable at once).
+// The companies' search index, and the documents the importers write into it in the same
+// transaction as the records (what is imported is searchable at once).
 import type { Knex } from 'knex';
 import { kindOf } from '../../platform/db/database.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
@@ -15,26 +15,7 @@ export const COMPANIES_SEARCH = defineSearchIndex({
   ],
 });
 
-export const NOTICES_SEARCH = defineSearchIndex({
-  name: 'notices_search',
-  columns: [
-    { name: 'objet', weight: 'A' },
-    { name: 'acheteur', weight: 'B' },
-  ],
-});
-
-export const AWARDS_SEARCH = defineSearchIndex({
-  name: 'awards_search',
-  columns: [
-    { name: 'objet', weight: 'A' },
-    { name: 'acheteur', weight: 'B' },
-    { name: 'titulaires', weight: 'C' },
-  ],
-});
-
 const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
-
-const join = (parts: (string | null | undefined)[]) => parts.filter((p): p is string => !!p).join(' ') || null;
 
 /** What a company's search document is made of, from its unit. */
 export interface CompanyIndexFields {
@@ -153,23 +134,4 @@ export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly s
     }
   }
   await upsertSearchDocuments(trx, COMPANIES_SEARCH, docs);
-}
-
-export async function reindexNotices(trx: Knex.Transaction, rows: { marche_id: string; objet: string; acheteur_nom: string | null }[]): Promise<void> {
-  await upsertSearchDocuments(
-    trx,
-    NOTICES_SEARCH,
-    rows.map((r) => ({ key: r.marche_id, fields: { objet: r.objet, acheteur: r.acheteur_nom } })),
-  );
-}
-
-export async function reindexAwards(
-  trx: Knex.Transaction,
-  rows: { award_key: string; objet: string | null; acheteur_nom: string | null; winners: { denomination: string | null }[] }[],
-): Promise<void> {
-  await upsertSearchDocuments(
-    trx,
-    AWARDS_SEARCH,
-    rows.map((r) => ({ key: r.award_key, fields: { objet: r.objet, acheteur: r.acheteur_nom, titulaires: join(r.winners.map((w) => w.denomination)) } })),
-  );
 }

@@ -6,49 +6,17 @@ import { COMPANIES_SEARCH } from './search-index.js';
 import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
+import type { CompanyFields, EstablishmentFields, RgeFields } from './rows.js';
 
-export interface CompanyRow {
-  siren: string;
-  denomination: string | null;
-  sigle: string | null;
-  nom_personne: string | null;
-  denomination_usuelle: string | null;
-  categorie_juridique: string | null;
-  activite_principale: string | null;
-  tranche_effectifs: string | null;
-  categorie_entreprise: string | null;
-  date_creation: string | null;
-  etat: string;
-  nic_siege: string | null;
-}
 
-export interface EstablishmentRow {
-  siret: string;
-  siren: string;
-  siege: boolean;
-  etat: string;
-  date_creation: string | null;
-  activite_principale: string | null;
-  enseigne: string | null;
-  adresse: string | null;
-  code_postal: string | null;
-  commune: string | null;
-  departement: string | null;
-}
 
-export interface RgeRow {
-  siret: string;
-  domaine: string;
-  date_debut: string | null;
-  date_fin: string | null;
-}
 
 export interface CompanyView {
-  company: CompanyRow;
+  company: CompanyFields;
   /** The head office, or the establishment asked for. */
-  establishment: EstablishmentRow | null;
+  establishment: EstablishmentFields | null;
   /** Certifications in force today: of the establishment asked for, else of every establishment. */
-  rge: RgeRow[];
+  rge: RgeFields[];
 }
 
 const COMPANY_COLUMNS = [
@@ -67,14 +35,14 @@ const COMPANY_COLUMNS = [
 ];
 const ESTABLISHMENT_COLUMNS = ['siret', 'siren', 'siege', 'etat', 'date_creation', 'activite_principale', 'enseigne', 'adresse', 'code_postal', 'commune', 'departement'];
 
-const toEstablishment = (r: Record<string, unknown> | undefined): EstablishmentRow | null => (r ? ({ ...r, siege: Boolean(r.siege) } as EstablishmentRow) : null);
+const toEstablishment = (r: Record<string, unknown> | undefined): EstablishmentFields | null => (r ? ({ ...r, siege: Boolean(r.siege) } as EstablishmentFields) : null);
 
 /** Certifications in force on `today` (YYYY-MM-DD). */
 function inForce(query: Knex.QueryBuilder, today: string): Knex.QueryBuilder {
   return query.where((w) => w.whereNull('r.date_fin').orWhere('r.date_fin', '>=', today)).andWhere((w) => w.whereNull('r.date_debut').orWhere('r.date_debut', '<=', today));
 }
 
-async function rgeOf(db: Database, where: { siret?: string; siren?: string }, today: string): Promise<RgeRow[]> {
+async function rgeOf(db: Database, where: { siret?: string; siren?: string }, today: string): Promise<RgeFields[]> {
   const q = db('rge_certifications as r').select('r.siret', 'r.domaine', 'r.date_debut', 'r.date_fin');
   if (where.siret) q.where('r.siret', where.siret);
   else q.join('establishments as e', 'e.siret', 'r.siret').where('e.siren', where.siren as string);
@@ -82,7 +50,7 @@ async function rgeOf(db: Database, where: { siret?: string; siren?: string }, to
 }
 
 export async function companyBySiren(db: Database, siren: string, today: string): Promise<CompanyView | null> {
-  const company = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as CompanyRow | undefined;
+  const company = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
   if (!company) return null;
   const head =
     (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??
@@ -93,7 +61,7 @@ export async function companyBySiren(db: Database, siren: string, today: string)
 export async function companyBySiret(db: Database, siret: string, today: string): Promise<CompanyView | null> {
   const establishment = await db('establishments').where({ siret }).first(ESTABLISHMENT_COLUMNS);
   if (!establishment) return null;
-  const company = (await db('companies').where({ siren: establishment.siren }).first(COMPANY_COLUMNS)) as CompanyRow | undefined;
+  const company = (await db('companies').where({ siren: establishment.siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
   if (!company) return null;
   return { company, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
 }

@@ -1,7 +1,8 @@
 // Published notices (BOAMP): one by its id, and searches. No contact of the buyer; `url`
 // is the service's own permalink.
 import type { Caller } from '../../access/caller.js';
-import { noticeById, noticesByIds, searchNotices, type NoticeRow } from './store.js';
+import type { NoticeFields } from './rows.js';
+import { noticeById, noticesByIds, searchNotices } from './store.js';
 import { REGIONS } from '../reference/lists.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
@@ -19,7 +20,7 @@ function frenchDate(iso: string): string {
   return `${d}/${m}/${y}`;
 }
 
-export function noticeRecord(n: NoticeRow, publicUrl: string, now: Date): NoticeRecord {
+export function noticeRecord(n: NoticeFields, publicUrl: string, now: Date): NoticeRecord {
   const open = n.date_limite !== null && new Date(n.date_limite) > now;
   const deadline = n.date_limite ? parisIso(new Date(n.date_limite)) : null;
   const place = n.departements.length ? `départements ${n.departements.join(', ')}` : 'lieu non précisé';

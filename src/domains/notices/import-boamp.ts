@@ -1,47 +1,20 @@
 // BOAMP open-data notices (JSON export). The full notice in `donnees` is read for its CPV
 // codes only: the buyer's contact inside it is never stored, nor the notice's web page.
 import type { Readable } from 'node:stream';
-import { cpvCheckDigit } from '../reference/lists.js';
-import { reindexNotices } from '../companies/search-index.js';
+import { normaliseCpv } from '../reference/lists.js';
+import { reindexNotices } from './search-index.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import { jsonRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
+import type { NoticeRow } from './rows.js';
 import { isoDate, stableUuid } from '../../import/fields.js';
 import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 
 type Raw = Record<string, unknown>;
 
-export interface NoticeRow {
-  marche_id: string;
-  annonce_id: string;
-  source: string;
-  objet: string;
-  acheteur_nom: string | null;
-  buyer_id: string | null;
-  date_parution: string | null;
-  date_limite: string | null;
-  departements: string[];
-  types_marche: string[];
-  nature: string | null;
-  nature_libelle: string | null;
-  procedure_libelle: string | null;
-  famille: string | null;
-  etat: string | null;
-  cpv: string | null;
-  cpv_codes: string[];
-  ingested_at: string;
-  updated_at: string;
-}
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x).trim()).filter(Boolean) : typeof v === 'string' && v.trim() ? [v.trim()] : []);
-
-/** `45261000-4` from `45261000`, `45261000-4` or `45261000-4 …`. */
-export function normaliseCpv(value: string): string | null {
-  const m = /(\d{8})(?:-(\d))?/.exec(value);
-  if (!m) return null;
-  return `${m[1]}-${cpvCheckDigit(m[1] as string)}`;
-}
 
 /** Every CPV code found in the notice's full text, the principal one first. */
 export function cpvCodesOf(donnees: unknown): string[] {

@@ -1,33 +1,18 @@
 // Reads of the published notices: one by its id (the service's UUID or the BOAMP idweb),
 // and searches by words and filters.
 import type { Database } from '../../platform/db/database.js';
-import { NOTICES_SEARCH } from '../companies/search-index.js';
+import { NOTICES_SEARCH } from './search-index.js';
 import { bestMatches, orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
+import type { NoticeFields } from './rows.js';
 
-export interface NoticeRow {
-  marche_id: string;
-  annonce_id: string;
-  source: string;
-  objet: string;
-  acheteur_nom: string | null;
-  date_parution: string | null;
-  date_limite: string | null;
-  departements: string[];
-  types_marche: string[];
-  nature: string | null;
-  nature_libelle: string | null;
-  procedure_libelle: string | null;
-  cpv: string | null;
-  cpv_codes: string[];
-}
 
 const COLUMNS = ['marche_id', 'annonce_id', 'source', 'objet', 'acheteur_nom', 'date_parution', 'date_limite', 'departements', 'types_marche', 'nature', 'nature_libelle', 'procedure_libelle', 'cpv', 'cpv_codes'];
 
-function toNotice(r: Record<string, unknown>): NoticeRow {
+function toNotice(r: Record<string, unknown>): NoticeFields {
   return {
-    ...(r as unknown as NoticeRow),
+    ...(r as unknown as NoticeFields),
     departements: JSON.parse(r.departements as string) as string[],
     types_marche: JSON.parse(r.types_marche as string) as string[],
     cpv_codes: JSON.parse(r.cpv_codes as string) as string[],
@@ -36,16 +21,16 @@ function toNotice(r: Record<string, unknown>): NoticeRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function noticeById(db: Database, id: string): Promise<NoticeRow | null> {
+export async function noticeById(db: Database, id: string): Promise<NoticeFields | null> {
   const row = UUID.test(id) ? await db('notices').where('marche_id', id.toLowerCase()).first(COLUMNS) : await db('notices').where('annonce_id', id).first(COLUMNS);
   return row ? toNotice(row) : null;
 }
 
-export async function noticesByIds(db: Database, ids: string[]): Promise<NoticeRow[]> {
+export async function noticesByIds(db: Database, ids: string[]): Promise<NoticeFields[]> {
   if (!ids.length) return [];
   const rows = await db('notices').whereIn('marche_id', ids).select(COLUMNS);
   const byId = new Map(rows.map((r) => [r.marche_id as string, toNotice(r)]));
-  return ids.map((id) => byId.get(id)).filter((n): n is NoticeRow => n !== undefined);
+  return ids.map((id) => byId.get(id)).filter((n): n is NoticeFields => n !== undefined);
 }
 
 export interface NoticeFilters {

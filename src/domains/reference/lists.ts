@@ -280,6 +280,13 @@ export function cpvCheckDigit(eightDigits: string): number {
 }
 
 /** True when the code is "dddddddd-d" and its 9th digit is the right check digit. */
+/** `45261000-4` from `45261000`, `45261000-4` or `45261000-4 …`. */
+export function normaliseCpv(value: string): string | null {
+  const m = /(\d{8})(?:-(\d))?/.exec(value);
+  if (!m) return null;
+  return `${m[1]}-${cpvCheckDigit(m[1] as string)}`;
+}
+
 export function isValidCpv(code: string): boolean {
   const m = /^(\d{8})-(\d)$/.exec(code);
   if (!m) return false;

@@ -47,7 +47,7 @@ describe('graceful shutdown', function () {
   it('on SIGTERM finishes the call in flight, then exits 0', async () => {
     const database = freshDatabase();
     await database.prepare();
-    const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
       env: { ...process.env, PORT: '0', DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -150,7 +150,7 @@ describe('quotas under concurrency', function () {
       svc = await startTestService({ database });
       // PUBLIC_URL makes the child print the public address, not its own: give it a known port.
       const port = await freePort();
-      const spawned = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
+      const spawned = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
         env: { ...process.env, PORT: String(port), DATABASE_URL: database.databaseUrl, PUBLIC_URL: svc.url, LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
