@@ -1,7 +1,8 @@
 // npm run account:create -- --email E --password P [--organisation NAME] [--role ROLE] [--plan free|subscribed]
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../src/platform/passwords.js';
-import { AccountInputError, createAccount, ROLES, type Plan, type Role } from '../src/auth/store/accounts.js';
+import { AccountInputError, createAccount } from '../src/auth/store/accounts.js';
+import { ROLES, type Plan, type Role } from '../src/access/caller.js';
 import { fail, withDatabase } from './lib/cli.js';
 
 let values: Record<string, string | undefined>;

@@ -2,7 +2,8 @@
 //   [--files-per-day N] [--reset-limits] [--email-option yes|no] [--eligible-access yes|no]
 // Changes take effect on the next call.
 import { parseArgs } from 'node:util';
-import { setOrganisationPlan, type Plan, type PlanChanges } from '../src/auth/store/accounts.js';
+import { setOrganisationPlan, type PlanChanges } from '../src/auth/store/accounts.js';
+import type { Plan } from '../src/access/caller.js';
 import { fail, withDatabase } from './lib/cli.js';
 
 let values: Record<string, string | boolean | undefined>;

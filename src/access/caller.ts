@@ -1,7 +1,13 @@
-// Who is calling: passed to every action, so workspace rules live below the transports.
+// Who is calling, with the plan and role the access rules read: passed to every action, so
+// workspace rules live below the transports.
 import type { ProfileName } from '../contract/types.js';
-import type { Plan, Role } from '../auth/store/accounts.js';
 import type { Limits } from './quota-store.js';
+
+export type Plan = 'free' | 'subscribed';
+export type Role = 'admin' | 'membre' | 'lecteur';
+export const ROLES: readonly Role[] = ['admin', 'membre', 'lecteur'];
+/** Roles that may change the workspace. */
+export const WRITING_ROLES: readonly Role[] = ['admin', 'membre'];
 
 export interface Caller {
   accountId: string;

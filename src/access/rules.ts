@@ -1,9 +1,8 @@
 // The access rules, in one place for both transports: which scope opens which operation,
 // and who may write in a workspace.
-import type { Caller } from './caller.js';
 import type { OperationEntry, ToolEntry } from '../contract/types.js';
-import { WRITING_ROLES } from '../auth/store/accounts.js';
 import { AccessDeniedError, InsufficientScopeError, OrganizationRequiredError, RoleDeniedError } from '../errors.js';
+import { WRITING_ROLES, type Caller } from './caller.js';
 
 type Access = Pick<Caller, 'scopes' | 'address'>;
 

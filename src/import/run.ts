@@ -13,7 +13,7 @@ import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from '.
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { ReadJob, ReadMessage } from './read-worker.js';
-import { rowBuilder, type RawRecord } from './records.js';
+import { rowBuilder } from './records.js';
 import { catalogueOf, type Importer } from './importer.js';
 
 export interface ImportReport {

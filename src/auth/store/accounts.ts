@@ -2,13 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { kindOf, type Database } from '../../platform/db/database.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
+import type { Plan, Role } from '../../access/caller.js';
 import type { Limits } from '../../access/quota-store.js';
-
-export type Plan = 'free' | 'subscribed';
-export type Role = 'admin' | 'membre' | 'lecteur';
-export const ROLES: readonly Role[] = ['admin', 'membre', 'lecteur'];
-/** Roles that may change the workspace. */
-export const WRITING_ROLES: readonly Role[] = ['admin', 'membre'];
 
 export interface AccountRecord {
   userId: string;

@@ -1,6 +1,7 @@
 // Helpers of the quota tests: accounts in organisations of their own, raw REST and MCP calls to any address, database snapshots.
 import { randomBytes } from 'node:crypto';
-import { setOrganisationPlan, type PlanChanges, type Plan } from '../../../src/auth/store/accounts.js';
+import { setOrganisationPlan, type PlanChanges } from '../../../src/auth/store/accounts.js';
+import type { Plan } from '../../../src/access/caller.js';
 import { kindOf, type Database } from '../../../src/platform/db/database.js';
 import type { TestAccount, TestService } from '../../helpers/service.js';
 
