@@ -1,25 +1,13 @@
-// Transform: the two contract files into the list of their inconsistencies (empty when
-// they agree). The generator refuses to emit anything while this list is not empty.
+// Transform: the contract (openapi.yaml joined and filled in, and tools.yaml) into the list
+// of its inconsistencies (empty when they agree). It judges the joined document, what
+// readers get; the generator refuses to emit anything while this list is not empty.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OperationEntry } from '../../src/contract/types.js';
 import { PROFILE_NAMES } from '../../src/contract/types.js';
 import { listOperations, type OpenApiDocument, type ToolsDocument } from './contract-source.js';
-
-export const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'BadRequest',
-  '401': 'Unauthenticated',
-  '403': 'Forbidden',
-  '404': 'NotFound',
-  '405': 'MethodNotAllowed',
-  '408': 'RequestTimeout',
-  '409': 'Conflict',
-  '413': 'PayloadTooLarge',
-  '415': 'UnsupportedMediaType',
-  '429': 'QuotaExceeded',
-  '503': 'Unavailable',
-  '504': 'Timeout',
-};
+import { ERROR_RESPONSES } from './error-responses.js';
+import { versionSentence } from './version-sentence.js';
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const OPERATION_NAME = /^[a-z][a-z_]*(\.[a-z][a-z_]*)?$/;
@@ -51,8 +39,13 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if (op['x-explicit-write-scope'] !== undefined && (op['x-explicit-write-scope'] !== true || op['x-effect'] !== 'write'))
       problems.push(`${where} : x-explicit-write-scope ne se met (à true) que sur une écriture`);
     if (!op.summary) problems.push(`${where} : summary manque`);
-    if (typeof version === 'string' && !(op.description ?? '').trim().endsWith(`Version du contrat : ${version}.`))
-      problems.push(`${where} : la description doit se terminer par « Version du contrat : ${version}. »`);
+    if (typeof version === 'string') {
+      const description = (op.description ?? '').trim();
+      if (!description.endsWith(versionSentence(version))) problems.push(`${where} : la description doit se terminer par « ${versionSentence(version)} »`);
+      // The generator appends the sentence: one more, written in the contract, would be a second.
+      else if (description.split('Version du contrat :').length > 2)
+        problems.push(`${where} : « Version du contrat » figure deux fois dans la description (le générateur l'ajoute : ne pas l'écrire)`);
+    }
     if (!op.responses?.['200']) problems.push(`${where} : réponse 200 manquante`);
     if (method === 'post' && !operations.get(op.operationId)?.inputSchema.properties && !op.requestBody) problems.push(`${where} : corps application/json manquant`);
     for (const [status, component] of Object.entries(ERROR_RESPONSES)) {

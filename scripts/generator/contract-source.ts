@@ -1,7 +1,14 @@
-// The hand-written contract as the generator reads it: the two YAML files, typed loosely.
-import { readFile } from 'node:fs/promises';
+// The hand-written contract as the generator reads it, typed loosely: openapi.yaml and the
+// files it joins by `$ref` (contract/paths/<domain>.yaml) as one document, its fill-ins done
+// (operation paths, error responses, version sentence), and tools.yaml.
+import { readFile, readdir } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { parse } from 'yaml';
 import type { JsonSchema, ProfileName, Scope, ToolRecipe, ToolStatus } from '../../src/contract/types.js';
+import { withErrorResponses } from './error-responses.js';
+import { joinFiles } from './join-files.js';
+import { operationPaths } from './operation-paths.js';
+import { withVersionSentence } from './version-sentence.js';
 
 export interface OpenApiOperation {
   operationId: string;
@@ -52,18 +59,38 @@ export interface ToolsDocument {
 export interface ContractSource {
   openapi: OpenApiDocument;
   tools: ToolsDocument;
-  /** The raw text of both files, for the manifest's checksum. */
+  /**
+   * For the manifest's checksum: every contract file, its path then its raw text, in the
+   * order read (openapi.yaml, the files it joins, tools.yaml), so any edit changes it.
+   */
   text: string;
 }
 
 export async function loadContract(dir: string): Promise<ContractSource> {
-  const openapiText = await readFile(`${dir}/openapi.yaml`, 'utf8');
-  const toolsText = await readFile(`${dir}/tools.yaml`, 'utf8');
+  const read = (path: string) => readFile(join(dir, path), 'utf8');
+  const { document, files } = await joinFiles('openapi.yaml', read);
+  const toolsText = await read('tools.yaml');
+  files.push({ path: 'tools.yaml', text: toolsText });
+  // A domain file nothing joins would silently drop its operations from the contract.
+  const listed = (await readdir(dir, { recursive: true })).map((p) => p.split(sep).join('/')).filter((p) => /\.ya?ml$/.test(p));
+  const unjoined = listed.filter((p) => !files.some((f) => f.path === p)).sort();
+  if (unjoined.length) throw new Error(`Contrat : aucun $ref ne joint ${unjoined.join(', ')} (à référencer depuis openapi.yaml ou à supprimer)`);
   return {
-    openapi: parse(openapiText) as OpenApiDocument,
+    openapi: fillIn(document as OpenApiDocument),
     tools: parse(toolsText) as ToolsDocument,
-    text: openapiText + '\n' + toolsText,
+    text: files.map((f) => `${f.path}\n${f.text}`).join('\n'),
   };
+}
+
+/** What the generator writes instead of the contract: each operation's path, common error responses and version sentence. */
+function fillIn(source: OpenApiDocument): OpenApiDocument {
+  const doc: OpenApiDocument = { ...source, paths: operationPaths(source.paths ?? {}) };
+  const version = doc.info?.['x-api-contract-version'];
+  for (const { op } of listOperations(doc)) {
+    op.responses = withErrorResponses(op.responses);
+    if (typeof version === 'string') op.description = withVersionSentence(op.description, version);
+  }
+  return doc;
 }
 
 /** Every operation of the document, in path order, with its path and method. */

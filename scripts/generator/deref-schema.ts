@@ -2,7 +2,7 @@
 // the runtime validators must stand alone).
 import type { JsonSchema } from '../../src/contract/types.js';
 
-function resolvePointer(doc: unknown, ref: string): unknown {
+export function resolvePointer(doc: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`référence non locale : ${ref}`);
   let node: unknown = doc;
   for (const raw of ref.slice(2).split('/')) {

@@ -1,12 +1,15 @@
-// generated/ is exactly what the contract gives, and the real contract is consistent.
+// generated/ is exactly what the contract gives, the real contract is consistent, and its source writes only what is each operation's own.
 import { expect } from 'chai';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGeneratedFiles } from '../../scripts/generate.js';
 import { checkContract } from '../../scripts/generator/check-contract.js';
-import { listOperations, loadContract } from '../../scripts/generator/contract-source.js';
+import { type OpenApiDocument, listOperations, loadContract } from '../../scripts/generator/contract-source.js';
+import { ERROR_RESPONSES } from '../../scripts/generator/error-responses.js';
+import { joinFiles } from '../../scripts/generator/join-files.js';
 import { operationEntry } from '../../scripts/generator/operation-entry.js';
+import { operationPaths } from '../../scripts/generator/operation-paths.js';
 import type { Manifest, OperationEntry, ToolEntry } from '../../src/contract/types.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,6 +26,21 @@ describe('generate', () => {
     const source = await loadContract(join(root, 'contract'));
     const operations = new Map(listOperations(source.openapi).map(({ path, method, op }) => [op.operationId, operationEntry(path, method, op, source.openapi)]));
     expect(checkContract(source.openapi, source.tools, operations)).to.deep.equal([]);
+  });
+
+  it("the contract's source writes no path, common error response or version sentence (the generator adds them)", async () => {
+    const { document } = await joinFiles('openapi.yaml', (path) => readFile(join(root, 'contract', path), 'utf8'));
+    const source = (document as OpenApiDocument).paths;
+    expect(Object.keys(source).filter((key) => !key.startsWith('x-')), 'paths written out').to.deep.equal([]);
+    const written = Object.entries(operationPaths(source)).flatMap(([path, item]) =>
+      Object.values(item).flatMap((op) => [
+        ...Object.keys(op.responses ?? {})
+          .filter((status) => Object.hasOwn(ERROR_RESPONSES, status))
+          .map((status) => `${path} : ${status}`),
+        ...((op.description ?? '').includes('Version du contrat') ? [`${path} : Version du contrat`] : []),
+      ]),
+    );
+    expect(written).to.deep.equal([]);
   });
 
   it('every produced file equals the one in generated/ (else run npm run generate)', async () => {

@@ -1,8 +1,9 @@
-// checkContract lists every inconsistency between openapi.yaml and tools.yaml (and nothing for a consistent pair), one exact French sentence per broken rule.
+// checkContract lists every inconsistency between the joined OpenAPI document and tools.yaml (and nothing for a consistent pair), one exact French sentence per broken rule.
 import { expect } from 'chai';
-import { ERROR_RESPONSES, checkContract } from '../../../scripts/generator/check-contract.js';
+import { checkContract } from '../../../scripts/generator/check-contract.js';
 import type { OpenApiDocument, OpenApiOperation, ToolSource, ToolsDocument } from '../../../scripts/generator/contract-source.js';
 import { listOperations } from '../../../scripts/generator/contract-source.js';
+import { ERROR_RESPONSES } from '../../../scripts/generator/error-responses.js';
 import { operationEntry } from '../../../scripts/generator/operation-entry.js';
 
 interface Contract {
@@ -207,6 +208,16 @@ const cases: Case[] = [
     name: 'the version sentence must name the current version',
     given: contract((c) => (creer(c).description = 'Crée une note.\n\nVersion du contrat : 2.9.0.\n')),
     want: [`opération notes.creer : la description doit se terminer par ${VERSION_SENTENCE}`],
+  },
+  {
+    name: 'a version sentence written in the contract too is refused (the generator adds one)',
+    given: contract((c) => (creer(c).description = 'Crée une note.\n\nVersion du contrat : 3.0.0.\n\nVersion du contrat : 3.0.0.\n')),
+    want: ["opération notes.creer : « Version du contrat » figure deux fois dans la description (le générateur l'ajoute : ne pas l'écrire)"],
+  },
+  {
+    name: 'an old version sentence left in the contract is refused',
+    given: contract((c) => (creer(c).description = 'Crée une note.\n\nVersion du contrat : 2.9.0.\n\nVersion du contrat : 3.0.0.\n')),
+    want: ["opération notes.creer : « Version du contrat » figure deux fois dans la description (le générateur l'ajoute : ne pas l'écrire)"],
   },
   {
     name: 'a missing description lacks the version sentence',
