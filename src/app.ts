@@ -1,11 +1,12 @@
 // Builds the HTTP application from its parts; server.ts and the tests both use it.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import Router from '@koa/router';
 import Koa from 'koa';
 import { createAccountPages } from './auth/account-pages.js';
 import { BearerAuthenticator } from './auth/bearer.js';
-import { createInteractionRoutes } from './auth/interactions.js';
-import { createMetadataRoutes, createProviderMount } from './auth/metadata.js';
+import { createInteractionPages } from './auth/interactions.js';
+import { authorizationServerMetadata, protectedResourceMetadata, providerEndpoints } from './auth/metadata.js';
 import { createAuthServer } from './auth/provider.js';
 import { CallPath } from './call-path.js';
 import type { Config } from './config.js';
@@ -15,8 +16,8 @@ import { createQuotaStore } from './access/quota-store.js';
 import { secret } from './platform/db/secrets.js';
 import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
-import { createDocumentRoutes } from './http/documents.js';
-import { createHealthRoute } from './http/health.js';
+import { contractDocument } from './http/documents.js';
+import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import { createPermalinkPages } from './http/permalinks.js';
 import type { Logger } from './log.js';
@@ -54,18 +55,49 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
+  const accountPages = createAccountPages(auth, db, now);
+  const interactions = createInteractionPages(auth, db, now);
+  const recordPage = createPermalinkPages({ db, callPath, now });
+  const INTERACTION = '\\/oauth\\/interaction\\/([A-Za-z0-9_-]+)';
+
+  // Every address but the API's (MCP and REST below, with their own routing from the
+  // contract). Exact paths: case and trailing slash count; a GET route answers HEAD too.
+  const routes = new Router({ sensitive: true, strict: true })
+    .get('/healthz', healthCheck(db))
+    // The contract documents
+    .get('/openapi.json', contractDocument('openapi.json'))
+    .get('/docs/llms.txt', contractDocument('llms.txt'))
+    .get('/llms-full.txt', contractDocument('llms-full.txt'))
+    .get('/agents/manifest.json', contractDocument('manifest.json'))
+    // OAuth: discovery, the authorize step's pages, then oidc-provider's own endpoints
+    .get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp'], protectedResourceMetadata(auth))
+    .get('/.well-known/oauth-authorization-server', authorizationServerMetadata(auth))
+    .get(new RegExp(`^${INTERACTION}$`), interactions.show)
+    .post(new RegExp(`^${INTERACTION}\\/login$`), interactions.login)
+    .post(new RegExp(`^${INTERACTION}\\/consent$`), interactions.consent)
+    .all(new RegExp(`^${INTERACTION}(?:\\/(?:login|consent))?$`), interactions.methodNotAllowed)
+    .all(/^\/oauth\//, providerEndpoints(auth))
+    .all('/.well-known/openid-configuration', providerEndpoints(auth))
+    // Account settings (Accès IA); any other /compte… address asks to sign in first
+    .get('/compte/connexion', accountPages.signInForm)
+    .post('/compte/connexion', accountPages.signIn)
+    .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
+    .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
+    .post('/compte/deconnexion', accountPages.signOut)
+    .all(/^\/compte/, accountPages.signInRequired)
+    // Record pages (every record's `url`), through the call path
+    .get(/^\/entreprises\/(\d{9})$/, recordPage('entreprises.get', (siren) => ({ siren })))
+    .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret })))
+    .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))
+    .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id })))
+    .get(/^\/acheteurs\/([^/]+)$/, recordPage('acheteurs.get', (id) => ({ id })));
+
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.on('error', (err: Error) => logger.error({ err: err.message }, 'erreur HTTP'));
   app.use(createAccessLog(logger));
-  app.use(createHealthRoute(db));
-  app.use(createDocumentRoutes());
   app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
-  app.use(createMetadataRoutes(auth));
-  app.use(createInteractionRoutes(auth, db, now));
-  app.use(createAccountPages(auth, db, now));
-  app.use(createPermalinkPages({ db, callPath, now }));
-  app.use(createProviderMount(auth));
+  app.use(routes.routes());
   app.use(createMcpRouter(transport));
   app.use(await createRestRouter({ ...transport, openapi }));
   app.use(async (ctx) => {

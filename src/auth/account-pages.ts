@@ -2,7 +2,7 @@
 // date granted, last use), each of which can be disconnected (its tokens revoked at once).
 // Plain server-rendered HTML, usable without JavaScript.
 import { randomBytes } from 'node:crypto';
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Database } from '../platform/db/database.js';
 import { listGrants, revokeGrantEverywhere } from './store/oauth-store.js';
 import { WEB_SESSION_SECONDS, closeWebSession, openWebSession, webSessionUser } from './store/web-sessions.js';
@@ -41,7 +41,8 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   );
 }
 
-export function createAccountPages(auth: AuthServer, db: Database, now: () => Date): Middleware {
+/** The handlers of the account pages, by what they do; app.ts gives each its address. */
+export function createAccountPages(auth: AuthServer, db: Database, now: () => Date) {
   const secure = auth.issuer.startsWith('https:');
   const cookie = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/compte', overwrite: true };
 
@@ -77,73 +78,74 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
     );
   }
 
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith('/compte')) return next();
-    const sessionId = ctx.cookies.get(SESSION_COOKIE);
-    const userId = await webSessionUser(db, sessionId, now());
-
-    if (ctx.path === '/compte/connexion') {
-      if (ctx.method === 'GET') {
-        const csrf = randomBytes(24).toString('base64url');
-        ctx.cookies.set(LOGIN_CSRF_COOKIE, csrf, { ...cookie, maxAge: 3600_000 });
-        ctx.set('Cache-Control', 'no-store');
-        ctx.set('X-Frame-Options', 'DENY');
-        ctx.type = 'html';
-        ctx.body = signInPage(csrf, undefined, undefined, safeNext(String(ctx.query.suite ?? '')));
-        return;
-      }
-      if (ctx.method === 'POST') {
-        const form = await readForm(ctx);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.set('X-Frame-Options', 'DENY');
-        const expected = ctx.cookies.get(LOGIN_CSRF_COOKIE);
-        if (!expected || form.get('csrf') !== expected) {
-          ctx.status = 403;
-          ctx.type = 'html';
-          ctx.body = signInPage(expected ?? '', 'Formulaire expiré : recharger la page et recommencer.');
-          return;
-        }
-        const email = form.get('email') ?? '';
-        const next = safeNext(form.get('suite'));
-        const result = await signIn(db, email, form.get('password') ?? '', ctx.ip, now());
-        if (!result.ok) {
-          ctx.type = 'html';
-          ctx.body = signInPage(expected, result.message, email, next);
-          return;
-        }
-        const id = await openWebSession(db, result.userId, now());
-        // The session cookie is sent to the record pages too (permalinks), hence path '/'.
-        ctx.cookies.set(SESSION_COOKIE, id, { ...cookie, path: '/', maxAge: WEB_SESSION_SECONDS * 1000 });
-        ctx.redirect(next ?? '/compte/acces-ia');
+  /** Runs `run` for a signed-in holder; anyone else is sent to the sign-in page. */
+  const signedIn =
+    (run: (ctx: Context, userId: string, sessionId: string, next: Next) => Promise<void>): Middleware =>
+    async (ctx, next) => {
+      const sessionId = ctx.cookies.get(SESSION_COOKIE);
+      const userId = await webSessionUser(db, sessionId, now());
+      if (!userId || !sessionId) {
+        ctx.redirect('/compte/connexion');
         ctx.status = 303;
         return;
       }
-    }
+      return run(ctx, userId, sessionId, next);
+    };
 
-    if (!userId || !sessionId) {
-      ctx.redirect('/compte/connexion');
-      ctx.status = 303;
-      return;
-    }
-
-    if (ctx.path === '/compte' || ctx.path === '/compte/acces-ia') {
-      if (ctx.method !== 'GET') return next();
-      return accessesPage(ctx, userId, sessionId, ctx.query.deconnecte ? 'Accès déconnecté : ses jetons sont révoqués.' : undefined);
-    }
-
-    if (ctx.method === 'POST' && (ctx.path === '/compte/acces-ia/deconnecter' || ctx.path === '/compte/deconnexion')) {
+  /** A POST of the signed-in pages, its form checked against the session's CSRF token. */
+  const signedInForm = (run: (ctx: Context, form: URLSearchParams, userId: string, sessionId: string) => Promise<void>): Middleware =>
+    signedIn(async (ctx, userId, sessionId) => {
       const form = await readForm(ctx);
       if (!csrfValid(auth.csrfKey, `compte:${sessionId}`, form.get('csrf'))) {
         ctx.status = 403;
         return accessesPage(ctx, userId, sessionId, 'Formulaire expiré : recommencer.');
       }
-      if (ctx.path === '/compte/deconnexion') {
-        await closeWebSession(db, sessionId);
-        ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, path: '/', maxAge: 0 });
-        ctx.redirect('/compte/connexion');
-        ctx.status = 303;
+      return run(ctx, form, userId, sessionId);
+    });
+
+  return {
+    /** GET /compte/connexion: the sign-in form, with its double-submit CSRF cookie. */
+    signInForm: async (ctx) => {
+      const csrf = randomBytes(24).toString('base64url');
+      ctx.cookies.set(LOGIN_CSRF_COOKIE, csrf, { ...cookie, maxAge: 3600_000 });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Frame-Options', 'DENY');
+      ctx.type = 'html';
+      ctx.body = signInPage(csrf, undefined, undefined, safeNext(String(ctx.query.suite ?? '')));
+    },
+
+    /** POST /compte/connexion: opens a web session, then back to the page asked for (a record page) or the accesses. */
+    signIn: async (ctx) => {
+      const form = await readForm(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Frame-Options', 'DENY');
+      const expected = ctx.cookies.get(LOGIN_CSRF_COOKIE);
+      if (!expected || form.get('csrf') !== expected) {
+        ctx.status = 403;
+        ctx.type = 'html';
+        ctx.body = signInPage(expected ?? '', 'Formulaire expiré : recharger la page et recommencer.');
         return;
       }
+      const email = form.get('email') ?? '';
+      const next = safeNext(form.get('suite'));
+      const result = await signIn(db, email, form.get('password') ?? '', ctx.ip, now());
+      if (!result.ok) {
+        ctx.type = 'html';
+        ctx.body = signInPage(expected, result.message, email, next);
+        return;
+      }
+      const id = await openWebSession(db, result.userId, now());
+      // The session cookie is sent to the record pages too (permalinks), hence path '/'.
+      ctx.cookies.set(SESSION_COOKIE, id, { ...cookie, path: '/', maxAge: WEB_SESSION_SECONDS * 1000 });
+      ctx.redirect(next ?? '/compte/acces-ia');
+      ctx.status = 303;
+    },
+
+    /** GET /compte, /compte/acces-ia: the accesses granted. */
+    accesses: signedIn((ctx, userId, sessionId) => accessesPage(ctx, userId, sessionId, ctx.query.deconnecte ? 'Accès déconnecté : ses jetons sont révoqués.' : undefined)),
+
+    /** POST /compte/acces-ia/deconnecter: revokes one grant of this holder and every token of it. */
+    disconnect: signedInForm(async (ctx, form, userId, sessionId) => {
       const grantId = form.get('grant') ?? '';
       // Only a grant of this account: another account's grant is "not found", unchanged.
       const owned = (await listGrants(db, userId, auth.resource)).some((g) => g.grantId === grantId);
@@ -154,8 +156,17 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
       await revokeGrantEverywhere(db, grantId);
       ctx.redirect('/compte/acces-ia?deconnecte=1');
       ctx.status = 303;
-      return;
-    }
-    return next();
-  };
+    }),
+
+    /** POST /compte/deconnexion: closes the web session. */
+    signOut: signedInForm(async (ctx, _form, _userId, sessionId) => {
+      await closeWebSession(db, sessionId);
+      ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, path: '/', maxAge: 0 });
+      ctx.redirect('/compte/connexion');
+      ctx.status = 303;
+    }),
+
+    /** Any other address under /compte: sign-in first; signed in, it is unknown (404 further on). */
+    signInRequired: signedIn((_ctx, _userId, _sessionId, next) => next()),
+  } satisfies Record<string, Middleware>;
 }

@@ -6,9 +6,8 @@ import { consentPage, errorPage, loginPage } from './pages.js';
 import type { AuthServer } from './provider.js';
 import { signIn } from './sign-in.js';
 
-const PATH = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|consent))?$/;
-
-export function createInteractionRoutes(auth: AuthServer, db: Database, now: () => Date): Middleware {
+/** The handlers of the authorize step's pages; app.ts gives each its address (the interaction's uid captured first). */
+export function createInteractionPages(auth: AuthServer, db: Database, now: () => Date) {
   const { provider } = auth;
 
   async function clientName(clientId: unknown): Promise<string | null> {
@@ -80,26 +79,36 @@ export function createInteractionRoutes(auth: AuthServer, db: Database, now: () 
     await provider.interactionFinished(ctx.req, ctx.res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
   }
 
-  return async (ctx, next) => {
-    const match = PATH.exec(ctx.path);
-    if (!match) return next();
-    const [, uid, step] = match as unknown as [string, string, string | undefined];
-    try {
-      if (!step && ctx.method === 'GET') return await show(ctx, uid);
-      if (step === 'login' && ctx.method === 'POST') return await login(ctx, uid);
-      if (step === 'consent' && ctx.method === 'POST') return await consent(ctx, uid);
+  /** A step of the authorize flow for the interaction in the address (the route's capture). */
+  const step =
+    (run: (ctx: Context, uid: string) => Promise<void>): Middleware =>
+    async (ctx) => {
+      try {
+        await run(ctx, (ctx.captures as string[])[0] as string);
+      } catch (err) {
+        if (ctx.respond === false) throw err;
+        const name = (err as { name?: string }).name;
+        ctx.status = name === 'SessionNotFound' ? 400 : 503;
+        ctx.type = 'html';
+        ctx.body = errorPage(
+          name === 'SessionNotFound' ? 'session_introuvable' : 'indisponible',
+          name === 'SessionNotFound' ? 'Cette demande d’autorisation a expiré ou vient d’un autre navigateur : recommencer depuis l’application.' : 'Service momentanément indisponible.',
+        );
+      }
+    };
+
+  return {
+    /** GET /oauth/interaction/{uid}: the login or the consent page, as the interaction asks. */
+    show: step((ctx, uid) => show(ctx, uid)),
+    /** POST /oauth/interaction/{uid}/login */
+    login: step(login),
+    /** POST /oauth/interaction/{uid}/consent */
+    consent: step(consent),
+    /** Any other method on these addresses. */
+    methodNotAllowed: (async (ctx) => {
       ctx.status = 405;
       ctx.type = 'html';
       ctx.body = errorPage('method_not_allowed', 'Méthode non autorisée.');
-    } catch (err) {
-      if (ctx.respond === false) throw err;
-      const name = (err as { name?: string }).name;
-      ctx.status = name === 'SessionNotFound' ? 400 : 503;
-      ctx.type = 'html';
-      ctx.body = errorPage(
-        name === 'SessionNotFound' ? 'session_introuvable' : 'indisponible',
-        name === 'SessionNotFound' ? 'Cette demande d’autorisation a expiré ou vient d’un autre navigateur : recommencer depuis l’application.' : 'Service momentanément indisponible.',
-      );
-    }
+    }) satisfies Middleware,
   };
 }

@@ -1,22 +1,16 @@
-// The four machine-readable contract documents, served as generated.
+// The machine-readable contract documents, served as generated (read once at start).
 import { readFileSync } from 'node:fs';
 import type { Middleware } from 'koa';
 
-const DOCUMENTS: Record<string, { file: string; type: string }> = {
-  '/openapi.json': { file: 'openapi.json', type: 'application/json; charset=utf-8' },
-  '/docs/llms.txt': { file: 'llms.txt', type: 'text/plain; charset=utf-8' },
-  '/llms-full.txt': { file: 'llms-full.txt', type: 'text/plain; charset=utf-8' },
-  '/agents/manifest.json': { file: 'manifest.json', type: 'application/json; charset=utf-8' },
-};
+const GENERATED = new URL('../../generated/', import.meta.url);
 
-export function createDocumentRoutes(): Middleware {
-  const dir = new URL('../../generated/', import.meta.url);
-  const loaded = new Map(Object.entries(DOCUMENTS).map(([path, d]) => [path, { body: readFileSync(new URL(d.file, dir)), type: d.type }]));
-  return async (ctx, next) => {
-    const doc = loaded.get(ctx.path);
-    if (!doc || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    ctx.type = doc.type;
+/** One file of generated/: `.json` as JSON, anything else as plain text. */
+export function contractDocument(file: string): Middleware {
+  const body = readFileSync(new URL(file, GENERATED));
+  const type = file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+  return async (ctx) => {
+    ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = doc.body;
+    ctx.body = body;
   };
 }

@@ -2,9 +2,8 @@
 import type { Middleware } from 'koa';
 import type { Database } from '../platform/db/database.js';
 
-export function createHealthRoute(db: Database): Middleware {
-  return async (ctx, next) => {
-    if (ctx.path !== '/healthz' || ctx.method !== 'GET') return next();
+export function healthCheck(db: Database): Middleware {
+  return async (ctx) => {
     try {
       await Promise.race([db.raw('select 1'), new Promise((_, reject) => setTimeout(() => reject(new Error('délai')), 2000).unref())]);
       ctx.body = { status: 'ok', database: 'ok' };

@@ -2,6 +2,7 @@
 // is refused with 403 origin_denied; CORS preflights are answered for allowed origins only.
 import type { Middleware } from 'koa';
 import { OriginDeniedError, errorBody } from '../errors.js';
+import { noteCall } from './access-log.js';
 
 const API_PREFIX = '/api/mcp';
 
@@ -16,7 +17,7 @@ export function createOriginPolicy(allowed: readonly string[], publicUrl: string
     if (!originAllowed(origin, allowed, publicUrl)) {
       const err = new OriginDeniedError(`Origine non autorisée : ${origin}. Les appels depuis un navigateur ne sont acceptés que des origines déclarées.`);
       ctx.status = 403;
-      ctx.state.address = ctx.path.startsWith(`${API_PREFIX}/v1/`) ? 'rest' : ctx.path;
+      noteCall(ctx, { address: ctx.path.startsWith(`${API_PREFIX}/v1/`) ? 'rest' : ctx.path });
       ctx.body = ctx.path.startsWith(`${API_PREFIX}/v1/`) ? errorBody(err) : { jsonrpc: '2.0', id: null, error: { code: -32600, message: err.message } };
       return;
     }

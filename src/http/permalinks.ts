@@ -10,14 +10,7 @@ import { loadAccount } from '../auth/store/accounts.js';
 import type { Database } from '../platform/db/database.js';
 import { webSessionUser } from '../auth/store/web-sessions.js';
 import { asServiceError } from '../errors.js';
-
-const ROUTES: { pattern: RegExp; operation: string; args: (id: string) => Record<string, unknown> }[] = [
-  { pattern: /^\/entreprises\/(\d{9})$/, operation: 'entreprises.get', args: (id) => ({ siren: id }) },
-  { pattern: /^\/etablissements\/(\d{14})$/, operation: 'entreprises.get', args: (id) => ({ siret: id }) },
-  { pattern: /^\/marches\/([^/]+)$/, operation: 'marches.get', args: (id) => ({ marche_id: id }) },
-  { pattern: /^\/attributions\/([^/]+)$/, operation: 'attributions.get', args: (id) => ({ id }) },
-  { pattern: /^\/acheteurs\/([^/]+)$/, operation: 'acheteurs.get', args: (id) => ({ id }) },
-];
+import { noteCall } from './access-log.js';
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return '—';
@@ -26,54 +19,55 @@ function valueText(value: unknown): string {
   return String(value);
 }
 
-export function createPermalinkPages(deps: { db: Database; callPath: CallPath; now: () => Date }): Middleware {
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET') return next();
-    const route = ROUTES.find((r) => r.pattern.test(ctx.path));
-    if (!route) return next();
-    const id = decodeURIComponent((route.pattern.exec(ctx.path) as RegExpExecArray)[1] as string);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Frame-Options', 'DENY');
-    const userId = await webSessionUser(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
-    const account = userId ? await loadAccount(deps.db, userId) : undefined;
-    if (!account) {
-      ctx.redirect(`/compte/connexion?suite=${encodeURIComponent(ctx.path)}`);
-      ctx.status = 303;
-      return;
-    }
-    const caller: Caller = {
-      accountId: account.userId,
-      organisationId: account.organisationId,
-      role: account.role,
-      plan: account.plan,
-      emailOption: account.emailOption,
-      eligibleAccess: account.eligibleAccess,
-      limits: account.limits,
-      scopes: ['mcp:read'],
-      clientId: 'pages-web',
-      grantId: null,
-      address: 'rest',
-    };
-    ctx.state.caller = caller;
-    ctx.state.operation = route.operation;
-    ctx.type = 'html';
-    try {
-      const result = (await deps.callPath.call(route.operation, caller, () => route.args(id))) as { results: { titre: string; resume: string; fields: Record<string, unknown> }[] };
-      const record = result.results[0];
-      if (!record) {
-        ctx.status = 404;
-        ctx.body = page('Introuvable', `<h1>Fiche introuvable</h1><p>Aucune fiche ne correspond à « ${escapeHtml(id)} ».</p>`);
+/**
+ * The page of one record: `operation` run through the call path with the arguments `args`
+ * makes of the identifier in the address (the route's capture).
+ */
+export function createPermalinkPages(deps: { db: Database; callPath: CallPath; now: () => Date }) {
+  return (operation: string, args: (id: string) => Record<string, unknown>): Middleware =>
+    async (ctx) => {
+      const id = decodeURIComponent((ctx.captures as string[])[0] as string);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Frame-Options', 'DENY');
+      const userId = await webSessionUser(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
+      const account = userId ? await loadAccount(deps.db, userId) : undefined;
+      if (!account) {
+        ctx.redirect(`/compte/connexion?suite=${encodeURIComponent(ctx.path)}`);
+        ctx.status = 303;
         return;
       }
-      const rows = Object.entries(record.fields)
-        .filter(([key]) => key !== 'url')
-        .map(([key, value]) => `<tr><th>${escapeHtml(key.replace(/_/g, ' '))}</th><td>${escapeHtml(valueText(value))}</td></tr>`)
-        .join('\n');
-      ctx.body = page(record.titre, `<h1>${escapeHtml(record.titre)}</h1><p>${escapeHtml(record.resume)}</p><table>${rows}</table>`, true);
-    } catch (err) {
-      const known = asServiceError(err);
-      ctx.status = known.status;
-      ctx.body = page('Erreur', `<h1>La fiche n’a pas pu être affichée</h1><p class="error">${escapeHtml(known.message)}</p>`);
-    }
-  };
+      const caller: Caller = {
+        accountId: account.userId,
+        organisationId: account.organisationId,
+        role: account.role,
+        plan: account.plan,
+        emailOption: account.emailOption,
+        eligibleAccess: account.eligibleAccess,
+        limits: account.limits,
+        scopes: ['mcp:read'],
+        clientId: 'pages-web',
+        grantId: null,
+        address: 'rest',
+      };
+      noteCall(ctx, { operation: operation, accountId: caller.accountId });
+      ctx.type = 'html';
+      try {
+        const result = (await deps.callPath.call(operation, caller, () => args(id))) as { results: { titre: string; resume: string; fields: Record<string, unknown> }[] };
+        const record = result.results[0];
+        if (!record) {
+          ctx.status = 404;
+          ctx.body = page('Introuvable', `<h1>Fiche introuvable</h1><p>Aucune fiche ne correspond à « ${escapeHtml(id)} ».</p>`);
+          return;
+        }
+        const rows = Object.entries(record.fields)
+          .filter(([key]) => key !== 'url')
+          .map(([key, value]) => `<tr><th>${escapeHtml(key.replace(/_/g, ' '))}</th><td>${escapeHtml(valueText(value))}</td></tr>`)
+          .join('\n');
+        ctx.body = page(record.titre, `<h1>${escapeHtml(record.titre)}</h1><p>${escapeHtml(record.resume)}</p><table>${rows}</table>`, true);
+      } catch (err) {
+        const known = asServiceError(err);
+        ctx.status = known.status;
+        ctx.body = page('Erreur', `<h1>La fiche n’a pas pu être affichée</h1><p class="error">${escapeHtml(known.message)}</p>`);
+      }
+    };
 }

@@ -1,12 +1,16 @@
 // Checks a JSON-RPC message before the SDK sees it, so every refusal is the spec's code
 // with a French message (the SDK would accept batches and answer its own English errors).
+// A tools/call is resolved to its tool here, once: the rest of the request uses that entry.
 import type { Contract } from '../contract/runtime.js';
-import type { ProfileName } from '../contract/types.js';
+import type { ProfileName, ToolEntry } from '../contract/types.js';
 
 export type EnvelopeVerdict =
   | { kind: 'pass'; id: unknown; method: string }
-  | { kind: 'refuse'; status: number; code: number; message: string; id: unknown }
-  | { kind: 'tool-arguments'; id: unknown; tool: string };
+  /** A tools/call of a tool this address serves, for the SDK to answer. */
+  | { kind: 'tool-call'; id: unknown; method: 'tools/call'; tool: ToolEntry }
+  /** A tools/call whose arguments are not an object: answered as a tool error, not by the SDK. */
+  | { kind: 'tool-arguments'; id: unknown; tool: ToolEntry; arguments: unknown }
+  | { kind: 'refuse'; status: number; code: number; message: string; id: unknown };
 
 /** Methods this server answers; anything else is -32601 (notifications pass to the SDK). */
 const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read']);
@@ -53,9 +57,11 @@ export function checkEnvelope(body: unknown, profile: ProfileName, contract: Con
   if (problem) return { kind: 'refuse', status: problem.code === -32602 ? 200 : 400, ...problem, id };
   if (method === 'tools/call') {
     const name = params.name as string;
-    if (!contract.callableTool(profile, name)) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${name} ».`, id };
+    const tool = contract.callableTool(profile, name);
+    if (!tool) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${name} ».`, id };
     // An argument error is a tool error, never a protocol error.
-    if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id, tool: name };
+    if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id, tool, arguments: params.arguments };
+    return { kind: 'tool-call', id, method, tool };
   }
   return { kind: 'pass', id, method };
 }

@@ -1,10 +1,11 @@
 // MCP transport on the three addresses: stateless Streamable HTTP with the SDK's
 // low-level Server, a new server and transport per request. It checks the JSON-RPC
-// envelope first (the SDK would accept a batch), then lets the SDK answer; tools/call
-// ends in the same call path as REST.
+// envelope first (the SDK would accept a batch), then lets the SDK answer through its
+// web-standard transport and writes that answer through Koa; tools/call ends in the same
+// call path as REST. It translates only: every rule is the call path's.
 import type { Context, Middleware } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -20,10 +21,11 @@ import type { Caller } from '../access/caller.js';
 import type { Contract } from '../contract/runtime.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
+import { noteCall } from '../http/access-log.js';
 import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 import type { Logger } from '../log.js';
 import { listCardResources, readCardResource, toolCardMeta } from './card.js';
-import { checkEnvelope } from './envelope.js';
+import { checkEnvelope, type EnvelopeVerdict } from './envelope.js';
 import { readableText } from './readable-text.js';
 
 export const MCP_ADDRESSES: Record<string, ProfileName> = {
@@ -46,8 +48,28 @@ class RpcError extends Error {
   }
 }
 
-/** A JSON-RPC error answered by us before the SDK (envelope, body or transport errors). */
-function renderRpcError(ctx: Context, status: number, code: number, message: string, id: unknown = null, data?: unknown): void {
+/** The HTTP side of a refusal: its status and headers. */
+interface HttpSide {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** The headers a refusal carries: the bearer challenge, the delay before retrying. */
+function refusalHeaders(err: ServiceError, publicUrl: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const challenge = bearerChallenge(err, publicUrl);
+  if (challenge) headers['WWW-Authenticate'] = challenge;
+  if (err.retryAfterSeconds !== null) headers['Retry-After'] = String(err.retryAfterSeconds);
+  return headers;
+}
+
+/** A JSON-RPC error answered by us, without the SDK (envelope, body or transport errors). */
+function renderRpcError(
+  ctx: Context,
+  error: { status: number; code: number; message: string; id?: unknown; data?: unknown; headers?: Record<string, string> },
+): void {
+  const { status, code, message, id = null, data } = error;
+  for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
   ctx.status = status;
   if (status === 405) ctx.set('Allow', 'POST');
   if (status === 408 || status === 413) ctx.set('Connection', 'close');
@@ -85,23 +107,57 @@ interface McpDeps {
   publicUrl: string;
 }
 
+/** How a tools/call ended: a tool result (errors included), or a JSON-RPC refusal with its HTTP side. */
+type ToolCallOutcome =
+  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'refusal'; code: number; message: string; data: { retry_after_seconds: number | null }; http: HttpSide };
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /**
- * The SDK answers every JSON-RPC error with HTTP 200; a scope refusal must be HTTP 403 with
- * its challenge. The tools/call handler leaves the status here and writeHead applies it.
+ * One tools/call through the call path. Arguments that are not an object, or a choice
+ * that cannot be resolved, still count as a call of the tool: refused as its first
+ * operation's.
  */
-function allowStatusOverride(ctx: Context): void {
-  const res = ctx.res;
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    const override = ctx.state.httpOverride as { status: number; headers: Record<string, string> } | undefined;
-    if (!override) return writeHead(status, ...rest);
-    for (const [name, value] of Object.entries(override.headers)) res.setHeader(name, value);
-    return writeHead(override.status, ...rest);
-  }) as typeof res.writeHead;
+async function callTool(deps: McpDeps, profile: ProfileName, caller: Caller, tool: ToolEntry, args: unknown): Promise<ToolCallOutcome> {
+  let resolved: { operation: string; args: Record<string, unknown> } | { operation: string; error: unknown };
+  try {
+    if (!isObject(args)) throw new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.');
+    resolved = deps.contract.resolveToolCall(tool, args);
+  } catch (error) {
+    resolved = { operation: tool.operations[0] as string, error };
+  }
+  try {
+    const structured = await deps.callPath.call(resolved.operation, caller, () => {
+      if ('error' in resolved) throw resolved.error;
+      return resolved.args;
+    });
+    return { kind: 'result', result: { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured } };
+  } catch (err) {
+    const known = asServiceError(err);
+    if (known.mcp.kind === 'tool') return { kind: 'result', result: toolError(known, profile) };
+    return {
+      kind: 'refusal',
+      code: known.mcp.code,
+      message: known.message,
+      data: { retry_after_seconds: known.retryAfterSeconds },
+      http: { status: known.mcp.httpStatus, headers: refusalHeaders(known, deps.publicUrl) },
+    };
+  }
 }
 
-function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: Caller): Server {
-  const { contract, callPath } = deps;
+/** The one tools/call of a request: the tool the envelope resolved, and what its handler hands back. */
+interface ToolCall {
+  readonly tool: ToolEntry;
+  /** The handler ran (the SDK may refuse the request before): the call is logged under the tool. */
+  ran: boolean;
+  /** The HTTP side of a JSON-RPC refusal, which the SDK would answer with 200 and no header. */
+  refusal: HttpSide | null;
+}
+
+/** The server of one request; it answers tools/call only when the envelope found a tool to call. */
+function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCall: ToolCall | null): Server {
+  const { contract } = deps;
   const server = new Server(
     { name: 'batidata-api', title: contract.profile(profile).title, version: API_CONTRACT_VERSION },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -112,36 +168,15 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
       .filter((t) => toolVisible(t, contract.operations, caller))
       .map((t) => toolDefinition(t, profile)),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = contract.callableTool(profile, request.params.name);
-    if (!tool) throw new RpcError(-32601, `Outil inconnu à cette adresse : « ${request.params.name} ».`);
-    ctx.state.operation = tool.name;
-    try {
-      // An unresolvable choice still counts as a call of the tool: refused as its first operation's.
-      let resolved: { operation: string; args: Record<string, unknown> } | { operation: string; error: unknown };
-      try {
-        resolved = contract.resolveToolCall(tool, request.params.arguments ?? {});
-      } catch (error) {
-        resolved = { operation: tool.operations[0] as string, error };
-      }
-      const structured = await callPath.call(resolved.operation, caller, () => {
-        if ('error' in resolved) throw resolved.error;
-        return resolved.args;
-      });
-      return { content: [{ type: 'text', text: readableText(structured) }], structuredContent: structured };
-    } catch (err) {
-      const known = asServiceError(err);
-      const challenge = bearerChallenge(known, deps.publicUrl);
-      if (known.mcp.kind === 'protocol') {
-        const headers: Record<string, string> = {};
-        if (challenge) headers['WWW-Authenticate'] = challenge;
-        if (known.retryAfterSeconds !== null) headers['Retry-After'] = String(known.retryAfterSeconds);
-        ctx.state.httpOverride = { status: known.mcp.httpStatus, headers };
-      }
-      if (known.mcp.kind === 'protocol') throw new RpcError(known.mcp.code, known.message, { retry_after_seconds: known.retryAfterSeconds });
-      return toolError(known, profile);
-    }
-  });
+  if (toolCall) {
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      toolCall.ran = true;
+      const outcome = await callTool(deps, profile, caller, toolCall.tool, request.params.arguments ?? {});
+      if (outcome.kind === 'result') return outcome.result;
+      toolCall.refusal = outcome.http;
+      throw new RpcError(outcome.code, outcome.message, outcome.data);
+    });
+  }
   // The results card: listed and readable on the card addresses only (empty on /api/mcp).
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listCardResources(profile, contract.listedTools(profile)) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
@@ -152,78 +187,96 @@ function buildServer(profile: ProfileName, deps: McpDeps, ctx: Context, caller: 
   return server;
 }
 
+/** The request as the SDK's transport reads it (method, URL, headers); its body is handed over already read. */
+function sdkRequest(ctx: Context, publicUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value !== undefined) headers.append(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(new URL(ctx.originalUrl, publicUrl), { method: ctx.method, headers });
+}
+
+/** The SDK's answer, written through Koa; a refused tools/call gives its own status and adds its headers. */
+async function writeAnswer(ctx: Context, answer: Response, refusal: HttpSide | null): Promise<void> {
+  answer.headers.forEach((value, name) => ctx.set(name, value));
+  for (const [name, value] of Object.entries(refusal?.headers ?? {})) ctx.set(name, value);
+  const text = await answer.text();
+  // An empty answer (202 to a notification) has no body: Koa would write the status text
+  // for an unset body, and make a null one 204 unless the status is set after it.
+  ctx.body = text === '' ? null : text;
+  ctx.status = refusal?.status ?? answer.status;
+}
+
+/**
+ * Lets the SDK answer the message on a server and transport of this request. In JSON
+ * mode the transport's answer is complete when handleRequest returns, so both are closed
+ * right after: nothing outlives the request.
+ */
+async function answerThroughSdk(
+  ctx: Context,
+  deps: McpDeps,
+  profile: ProfileName,
+  caller: Caller,
+  verdict: Extract<EnvelopeVerdict, { kind: 'pass' | 'tool-call' }>,
+  body: unknown,
+): Promise<void> {
+  const toolCall: ToolCall | null = verdict.kind === 'tool-call' ? { tool: verdict.tool, ran: false, refusal: null } : null;
+  const server = buildServer(profile, deps, caller, toolCall);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const answer = await transport.handleRequest(sdkRequest(ctx, deps.publicUrl), { parsedBody: body });
+    await writeAnswer(ctx, answer, toolCall?.refusal ?? null);
+  } catch (err) {
+    deps.logger.error({ err: (err as Error).message, address: ctx.path }, 'échec du transport MCP');
+    ctx.set('Content-Type', 'application/json'); // as the SDK's own answers
+    renderRpcError(ctx, { status: 500, code: -32603, message: 'Erreur interne du service.', id: verdict.id });
+  } finally {
+    if (toolCall?.ran) noteCall(ctx, { operation: toolCall.tool.name });
+    await server.close(); // closes the transport too
+  }
+}
+
 export function createMcpRouter(deps: McpDeps): Middleware {
   return async (ctx, next) => {
     const profile = MCP_ADDRESSES[ctx.path];
     if (!profile) return next();
-    ctx.state.address = profile;
+    noteCall(ctx, { address: profile });
     if (ctx.method !== 'POST') {
       const err = new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : le connecteur MCP s'appelle en POST (HTTP sans état).`);
-      return renderRpcError(ctx, 405, err.mcp.kind === 'protocol' ? err.mcp.code : -32000, err.message);
+      return renderRpcError(ctx, { status: 405, code: err.mcp.kind === 'protocol' ? err.mcp.code : -32000, message: err.message });
     }
     const accept = String(ctx.get('accept'));
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      return renderRpcError(ctx, 406, -32600, 'En-tête Accept invalide : le client doit accepter application/json et text/event-stream (MCP Streamable HTTP).');
+      return renderRpcError(ctx, { status: 406, code: -32600, message: 'En-tête Accept invalide : le client doit accepter application/json et text/event-stream (MCP Streamable HTTP).' });
     }
     let caller: Caller;
     let body: unknown;
     try {
       caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, profile);
-      ctx.state.caller = caller;
+      noteCall(ctx, { accountId: caller.accountId });
       body = await readJsonBody(ctx.req, deps.limits);
     } catch (err) {
       const known = asServiceError(err);
       const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };
-      const challenge = bearerChallenge(known, deps.publicUrl);
-      if (challenge) ctx.set('WWW-Authenticate', challenge);
-      if (known.retryAfterSeconds !== null) ctx.set('Retry-After', String(known.retryAfterSeconds));
-      return renderRpcError(ctx, rendering.httpStatus === 200 ? 503 : rendering.httpStatus, rendering.code, known.message);
+      const status = rendering.httpStatus === 200 ? 503 : rendering.httpStatus;
+      return renderRpcError(ctx, { status, code: rendering.code, message: known.message, headers: refusalHeaders(known, deps.publicUrl) });
     }
     const verdict = checkEnvelope(body, profile, deps.contract);
-    if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict.status, verdict.code, verdict.message, verdict.id);
+    if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict);
     if (verdict.kind === 'tool-arguments') {
-      // The SDK would refuse these arguments itself: run the call path here, so the call
+      // The SDK would refuse these arguments itself: the call path runs here, so the call
       // is counted and refused like any argument error, as a tool error.
-      const tool = deps.contract.callableTool(profile, verdict.tool) as ToolEntry;
-      ctx.state.operation = tool.name;
-      let result: CallToolResult;
-      try {
-        await deps.callPath.call(tool.operations[0] as string, caller, () => {
-          throw new InvalidArgumentsError('Les arguments de l’outil doivent former un objet JSON.');
-        });
-        throw new Error('arguments non objet acceptés');
-      } catch (err) {
-        const known = asServiceError(err);
-        if (known.mcp.kind === 'protocol') {
-          if (known.retryAfterSeconds !== null) ctx.set('Retry-After', String(known.retryAfterSeconds));
-          return renderRpcError(ctx, known.mcp.httpStatus, known.mcp.code, known.message, verdict.id, { retry_after_seconds: known.retryAfterSeconds });
-        }
-        result = toolError(known, profile);
+      noteCall(ctx, { operation: verdict.tool.name });
+      const outcome = await callTool(deps, profile, caller, verdict.tool, verdict.arguments);
+      if (outcome.kind === 'refusal') {
+        return renderRpcError(ctx, { ...outcome.http, code: outcome.code, message: outcome.message, id: verdict.id, data: outcome.data });
       }
       ctx.status = 200;
-      ctx.body = { jsonrpc: '2.0', id: verdict.id, result };
+      ctx.body = { jsonrpc: '2.0', id: verdict.id, result: outcome.result };
       return;
     }
-    ctx.state.rpcMethod = verdict.method;
-    const message = body as { id?: unknown };
-
-    allowStatusOverride(ctx);
-    const server = buildServer(profile, deps, ctx, caller);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    ctx.respond = false;
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(ctx.req, ctx.res, body);
-    } catch (err) {
-      deps.logger.error({ err: (err as Error).message, address: ctx.path }, 'échec du transport MCP');
-      if (!ctx.res.headersSent) {
-        ctx.res.writeHead(500, { 'content-type': 'application/json' });
-        ctx.res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32603, message: 'Erreur interne du service.' } }));
-      }
-    }
+    noteCall(ctx, { rpcMethod: verdict.method });
+    await answerThroughSdk(ctx, deps, profile, caller, verdict, body);
   };
 }

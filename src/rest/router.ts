@@ -8,16 +8,18 @@ import type { CallPath } from '../call-path.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
 import { InvalidBodyError, MethodNotAllowedError, NotFoundError, asServiceError, errorBody, type ServiceError } from '../errors.js';
+import { noteCall } from '../http/access-log.js';
 import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 
 export const REST_PREFIX = '/api/mcp/v1/';
 
-export function renderRestError(ctx: Context, err: ServiceError, publicUrl: string): void {
+/** `allow`: the method of the operation asked for, named by a 405. */
+export function renderRestError(ctx: Context, err: ServiceError, publicUrl: string, allow = 'POST'): void {
   ctx.status = err.status;
   const challenge = bearerChallenge(err, publicUrl);
   if (challenge) ctx.set('WWW-Authenticate', challenge);
   if (err.retryAfterSeconds !== null) ctx.set('Retry-After', String(err.retryAfterSeconds));
-  if (err.status === 405) ctx.set('Allow', ctx.state.allow ?? 'POST');
+  if (err.status === 405) ctx.set('Allow', allow);
   // The request body may be left unread (413, 408): close rather than reuse the socket.
   if (err.status === 408 || err.status === 413) ctx.set('Connection', 'close');
   ctx.body = errorBody(err);
@@ -45,9 +47,9 @@ export async function createRestRouter(deps: {
   async function run(ctx: Context, name: string): Promise<void> {
     const op = contract.operation(name);
     if (!op) throw new NotFoundError(`Opération inconnue : « ${name} ».`);
-    ctx.state.operation = op.name;
+    noteCall(ctx, { operation: op.name });
     const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest');
-    ctx.state.caller = caller;
+    noteCall(ctx, { accountId: caller.accountId });
     ctx.body = await callPath.call(op.name, caller, async () => {
       if (op.method === 'get') return {};
       const args = await readJsonBody(ctx.req, limits);
@@ -59,18 +61,15 @@ export async function createRestRouter(deps: {
 
   return async (ctx, next) => {
     if (!ctx.path.startsWith(REST_PREFIX) && ctx.path !== REST_PREFIX.slice(0, -1)) return next();
-    ctx.state.address = 'rest';
+    noteCall(ctx, { address: 'rest' });
+    const route = routes.get(ctx.path);
     try {
-      const route = routes.get(ctx.path);
       const name = ctx.path.slice(REST_PREFIX.length);
       if (!route) throw new NotFoundError(`Opération inconnue : « ${name || '(vide)'} ». La liste des opérations est dans /openapi.json.`);
-      if (ctx.method !== route.method) {
-        ctx.state.allow = route.method;
-        throw new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : l'opération « ${name} » s'appelle en ${route.method}.`);
-      }
+      if (ctx.method !== route.method) throw new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : l'opération « ${name} » s'appelle en ${route.method}.`);
       await run(ctx, route.name);
     } catch (err) {
-      renderRestError(ctx, asServiceError(err), deps.publicUrl);
+      renderRestError(ctx, asServiceError(err), deps.publicUrl, route?.method);
     }
   };
 }
