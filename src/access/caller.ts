@@ -25,3 +25,28 @@ export interface Caller {
   /** Where the call came in: REST, or one of the three MCP addresses. */
   address: 'rest' | ProfileName;
 }
+
+/** What an account says of its holder's access (the account store's record has these fields). */
+export interface CallerAccount {
+  userId: string;
+  organisationId: string | null;
+  role: Role | null;
+  plan: Plan;
+  emailOption: boolean;
+  eligibleAccess: boolean;
+  limits: Limits;
+}
+
+/** The caller of an account, through an access: a token's scopes and client, or the web pages'. */
+export function callerOf(account: CallerAccount, access: Pick<Caller, 'scopes' | 'clientId' | 'grantId' | 'address'>): Caller {
+  return {
+    accountId: account.userId,
+    organisationId: account.organisationId,
+    role: account.role,
+    plan: account.plan,
+    emailOption: account.emailOption,
+    eligibleAccess: account.eligibleAccess,
+    limits: account.limits,
+    ...access,
+  };
+}

@@ -1,6 +1,6 @@
 // Resource side: the bearer token of every REST and MCP call, checked against the
 // authorization server's storage (so a revocation takes effect on the very next call).
-import type { Caller } from '../access/caller.js';
+import { callerOf, type Caller } from '../access/caller.js';
 import { loadAccount, type AccountRecord } from './store/accounts.js';
 import { changeStamp } from '../platform/db/change-stamp.js';
 import type { Database } from '../platform/db/database.js';
@@ -46,20 +46,7 @@ export class BearerAuthenticator {
     if (!match?.[1]) throw new UnauthenticatedError('En-tête Authorization invalide : « Bearer <jeton> » attendu.');
     const identity = await this.identify(match[1]);
     if (identity.grantId) await this.noteUse(identity.grantId);
-    const { account } = identity;
-    return {
-      accountId: account.userId,
-      organisationId: account.organisationId,
-      role: account.role,
-      plan: account.plan,
-      emailOption: account.emailOption,
-      eligibleAccess: account.eligibleAccess,
-      limits: account.limits,
-      scopes: identity.scopes,
-      clientId: identity.clientId,
-      grantId: identity.grantId,
-      address,
-    };
+    return callerOf(identity.account, { scopes: identity.scopes, clientId: identity.clientId, grantId: identity.grantId, address });
   }
 
   private async identify(token: string): Promise<Identity> {

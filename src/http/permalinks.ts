@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import { SESSION_COOKIE } from '../auth/account-pages.js';
 import { escapeHtml, page } from '../auth/pages.js';
 import type { CallPath } from '../call-path.js';
-import type { Caller } from '../access/caller.js';
+import { callerOf } from '../access/caller.js';
 import { loadAccount } from '../auth/store/accounts.js';
 import type { Database } from '../platform/db/database.js';
 import { webSessionUser } from '../auth/store/web-sessions.js';
@@ -36,19 +36,8 @@ export function createPermalinkPages(deps: { db: Database; callPath: CallPath; n
         ctx.status = 303;
         return;
       }
-      const caller: Caller = {
-        accountId: account.userId,
-        organisationId: account.organisationId,
-        role: account.role,
-        plan: account.plan,
-        emailOption: account.emailOption,
-        eligibleAccess: account.eligibleAccess,
-        limits: account.limits,
-        scopes: ['mcp:read'],
-        clientId: 'pages-web',
-        grantId: null,
-        address: 'rest',
-      };
+      // The web pages' access: reads only, as a token with mcp:read would.
+      const caller = callerOf(account, { scopes: ['mcp:read'], clientId: 'pages-web', grantId: null, address: 'rest' });
       noteCall(ctx, { operation: operation, accountId: caller.accountId });
       ctx.type = 'html';
       try {

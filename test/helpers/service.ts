@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
@@ -48,6 +49,18 @@ export interface TestDatabaseUrl {
 }
 
 /** A fresh, empty database for one test service: a temporary SQLite file, or a PostgreSQL schema of its own. */
+/** A logger at level info whose JSON lines are kept, parsed, in `lines` (tests of the access log). */
+export function collectingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines };
+}
+
 export function freshDatabase(): TestDatabaseUrl {
   if (usingPostgres) {
     const url = process.env.TEST_DATABASE_URL;

@@ -1,26 +1,21 @@
 // A request writes one access-log line only when a transport noted its address (or it is /healthz), with exactly what was noted through noteCall.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { collectingLogger } from '../helpers/service.js';
 import Koa from 'koa';
-import { pino } from 'pino';
 import { createAccessLog, noteCall } from '../../src/http/access-log.js';
 
 describe('access log', () => {
-  const lines: Record<string, unknown>[] = [];
+  let lines: Record<string, unknown>[] = [];
   let server: Server;
   let base: string;
 
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
+    const collected = collectingLogger();
+    lines = collected.lines;
     const app = new Koa();
-    app.use(createAccessLog(pino({ level: 'info' }, sink)));
+    app.use(createAccessLog(collected.logger));
     app.use(async (ctx) => {
       if (ctx.path === '/noted') {
         noteCall(ctx, { address: 'rest', operation: 'premiere' });

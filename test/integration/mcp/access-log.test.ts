@@ -1,8 +1,6 @@
 // Each MCP call writes one access-log line naming its address, JSON-RPC method, tool (once the tool call ran), status and account; refusals before the SDK name what was known then.
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { pino } from 'pino';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { collectingLogger, startTestService, type TestService } from '../../helpers/service.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const rpc = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) });
@@ -10,16 +8,12 @@ const rpc = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0
 describe('MCP access-log lines', () => {
   let svc: TestService;
   let writeOnly: string;
-  const lines: Record<string, unknown>[] = [];
+  let lines: Record<string, unknown>[] = [];
 
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
-    svc = await startTestService({ logger: pino({ level: 'info' }, sink) });
+    const collected = collectingLogger();
+    lines = collected.lines;
+    svc = await startTestService({ logger: collected.logger });
     writeOnly = await svc.tokenFor(svc.account, 'mcp:write');
   });
   after(async () => svc.close());

@@ -1,23 +1,17 @@
 // Operations basics: health check, one log line per call that never holds a token or a body, and a graceful stop that finishes calls in flight.
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { pino } from 'pino';
 import { obtainToken } from '../../../scripts/lib/native-flow.js';
-import { freshDatabase, startTestService, type TestService } from '../../helpers/service.js';
+import { collectingLogger, freshDatabase, startTestService, type TestService } from '../../helpers/service.js';
 
 describe('health and logs', () => {
   let svc: TestService;
-  const lines: Record<string, unknown>[] = [];
+  let lines: Record<string, unknown>[] = [];
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-        done();
-      },
-    });
-    svc = await startTestService({ logger: pino({ level: 'info' }, sink) });
+    const collected = collectingLogger();
+    lines = collected.lines;
+    svc = await startTestService({ logger: collected.logger });
   });
   after(async () => svc.close());
 
