@@ -11,25 +11,31 @@ import { createAuthServer } from './auth/provider.js';
 import { CallPath } from './call-path.js';
 import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
-import type { Database } from './platform/db/database.js';
+import { kindOf, waitingForConnection, type Database } from './platform/db/database.js';
 import { createQuotaStore } from './access/quota-store.js';
 import { secret } from './platform/db/secrets.js';
 import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
+import { callDeadline } from './http/deadline.js';
 import { contractDocument } from './http/documents.js';
 import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import { createPermalinkPages } from './http/permalinks.js';
-import type { Logger } from './log.js';
+import { errorSummary, type Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { QuotaKeeper } from './access/quota-keeper.js';
 import { createRegistry, type Registry } from './domains/index.js';
-import { createRestRouter } from './rest/router.js';
+import { createRestRouter, REST_PREFIX } from './rest/router.js';
 import type { Services } from './domains/context.js';
+
+/** Calls that may wait for a database connection before the next is refused (the operations' pool has 10). */
+const POOL_QUEUE_LIMIT = 10;
 
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** The connections of authentication and quota admission (PostgreSQL: a pool of their own); `db` when absent. */
+  control?: Database;
   logger: Logger;
   now?: () => Date;
   /** Replaces handlers of the registry (tests of the call path only). */
@@ -38,32 +44,35 @@ export interface AppDeps {
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
   const { config, db, logger } = deps;
+  const control = deps.control ?? db;
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
-  const quota = new QuotaKeeper(createQuotaStore(db), now);
+  const quota = new QuotaKeeper(createQuotaStore(control), now);
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
-  const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs });
-  const auth = await createAuthServer(db, {
+  // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
+  const saturated = kindOf(db) === 'postgres' ? () => waitingForConnection(db) >= POOL_QUEUE_LIMIT : undefined;
+  const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs, saturated });
+  const auth = await createAuthServer(control, {
     publicUrl: config.publicUrl,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
   });
-  const authenticator = new BearerAuthenticator(auth, db, now);
+  const authenticator = new BearerAuthenticator(auth, control, now);
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
-  const accountPages = createAccountPages(auth, db, now);
-  const interactions = createInteractionPages(auth, db, now);
-  const recordPage = createPermalinkPages({ db, callPath, now });
+  const accountPages = createAccountPages(auth, control, now);
+  const interactions = createInteractionPages(auth, control, now);
+  const recordPage = createPermalinkPages({ db: control, callPath, now });
   const INTERACTION = '\\/oauth\\/interaction\\/([A-Za-z0-9_-]+)';
 
   // Every address but the API's (MCP and REST below, with their own routing from the
   // contract). Exact paths: case and trailing slash count; a GET route answers HEAD too.
   const routes = new Router({ sensitive: true, strict: true })
-    .get('/healthz', healthCheck(db))
+    .get('/healthz', healthCheck(control === db ? [db] : [db, control], logger))
     // The contract documents
     .get('/openapi.json', contractDocument('openapi.json'))
     .get('/docs/llms.txt', contractDocument('llms.txt'))
@@ -94,10 +103,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
 
   const app = new Koa({ proxy: false });
   app.silent = true;
-  app.on('error', (err: Error) => logger.error({ err: err.message }, 'erreur HTTP'));
+  app.on('error', (err: Error) => logger.error({ err: errorSummary(err) }, 'erreur HTTP'));
   app.use(createAccessLog(logger));
   app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
   app.use(routes.routes());
+  app.use(callDeadline(config.limits.operationTimeoutMs, REST_PREFIX));
   app.use(createMcpRouter(transport));
   app.use(await createRestRouter({ ...transport, openapi }));
   app.use(async (ctx) => {

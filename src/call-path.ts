@@ -5,7 +5,8 @@ import type { Caller } from './access/caller.js';
 import type { Contract } from './contract/runtime.js';
 import type { OperationEntry } from './contract/types.js';
 import { InvalidArgumentsError, InvalidCursorError, NotFoundError, TimeoutError, UnavailableError, asServiceError, type ServiceError } from './errors.js';
-import type { Logger } from './log.js';
+import { errorSummary, type Logger } from './log.js';
+import { DatabaseBusyError, isBusy } from './platform/db/busy.js';
 import { CursorRejectedError, QuerySyntaxError } from './platform/search/errors.js';
 import type { QuotaKeeper } from './access/quota-keeper.js';
 import type { Registry } from './domains/index.js';
@@ -16,6 +17,11 @@ export interface CallPathDeps {
   logger: Logger;
   quota: QuotaKeeper;
   operationTimeoutMs: number;
+  /**
+   * True when so many calls already wait for a database connection that this one would only
+   * wait too (PostgreSQL's pool): it is refused at once, 503 with Retry-After, uncounted.
+   */
+  saturated?: () => boolean;
 }
 
 export class CallPath {
@@ -27,6 +33,7 @@ export class CallPath {
    */
   async call(operation: string, caller: Caller, readArgs: () => unknown): Promise<Record<string, unknown>> {
     const op = this.find(operation);
+    this.admitUnderLoad();
     await this.deps.quota.admitCall(caller);
     const args = await readArgs();
     checkScope(op, caller);
@@ -43,6 +50,10 @@ export class CallPath {
     return op;
   }
 
+  private admitUnderLoad(): void {
+    if (this.deps.saturated?.()) throw new UnavailableError('Service saturé : trop d’appels attendent la base de données ; réessayer dans quelques secondes.', 2);
+  }
+
   private validate(op: OperationEntry, args: unknown): void {
     this.deps.contract.validateArguments(op.name, args);
   }
@@ -57,7 +68,7 @@ export class CallPath {
       return await Promise.race([handler(args, caller), deadline]);
     } catch (err) {
       const known = wireError(err);
-      if (known instanceof UnavailableError && known !== err) this.deps.logger.error({ operation: op.name, err: describe(err) }, 'échec interne');
+      if (known instanceof UnavailableError && known !== err) this.deps.logger.error({ operation: op.name, err: errorSummary(err) }, 'échec interne');
       throw known;
     } finally {
       clearTimeout(timer);
@@ -82,10 +93,8 @@ export class CallPath {
 export function wireError(err: unknown): ServiceError {
   if (err instanceof QuerySyntaxError) return new InvalidArgumentsError(err.message);
   if (err instanceof CursorRejectedError) return new InvalidCursorError(err.message);
+  if (err instanceof DatabaseBusyError || isBusy(err))
+    return new UnavailableError('Service momentanément indisponible : la base de données est verrouillée par une autre opération ; réessayer dans quelques secondes.', 2);
   return asServiceError(err);
 }
 
-function describe(err: unknown): { type: string; message: string; code?: string } {
-  if (err instanceof Error) return { type: err.constructor.name, message: err.message, code: (err as { code?: string }).code };
-  return { type: typeof err, message: String(err) };
-}

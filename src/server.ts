@@ -4,9 +4,22 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer.js';
-import { openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
+import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
+import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
 import { createLogger, type Logger } from './log.js';
+
+/**
+ * The service's connections to its database. SQLite: a lock of another connection stalls
+ * the event loop SERVICE_BUSY_TIMEOUT_MS at most at a time. PostgreSQL: operations have 10
+ * connections, wait 3 s at most for one, and a statement 30 s at most (below the 35 s limit
+ * of a call, so a call times out cleanly with its connection given back).
+ */
+function serviceDatabase(operationTimeoutMs: number) {
+  return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 10, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000) };
+}
+/** Authentication and quota admission on PostgreSQL: short statements, 4 connections of their own. */
+const CONTROL_DATABASE = { poolSize: 4, acquireTimeoutMs: 3000, statementTimeoutMs: 10_000 };
 
 export interface RunningService {
   server: Server;
@@ -21,9 +34,13 @@ export async function startService(
   options: { searchPath?: string; logger?: Logger; wrapRegistry?: AppDeps['wrapRegistry'] } = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath });
+  const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs) });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
-  await migrateLatest(db);
+  // Another process may hold the lock a while (an import): the migrations wait for it, off the loop.
+  await retryWhileBusy(() => migrateLatest(db), 60_000);
+  // Bulkhead: on PostgreSQL, tokens, accounts and quota admissions have connections of their
+  // own, so that operations waiting on a slow or locked table never starve them.
+  const control = kindOf(db) === 'postgres' ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...CONTROL_DATABASE }) : db;
   // SQLite file: WAL checkpoints in a thread of their own, never inside a call's commit.
   const sqliteFile = sqliteFileOf(db);
   const checkpointer: Checkpointer | null =
@@ -39,7 +56,7 @@ export async function startService(
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
-  const app = await createApp({ config: { ...config, publicUrl: url }, db, logger, wrapRegistry: options.wrapRegistry });
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry });
   server.on('request', app.callback());
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -54,6 +71,7 @@ export async function startService(
       server.closeIdleConnections();
     })
       .then(() => checkpointer?.stop())
+      .then(() => (control === db ? undefined : control.destroy()))
       .then(() => db.destroy());
     return stopping;
   };

@@ -3,6 +3,7 @@
 // distinct consultation files opened per Paris calendar day.
 import type { Caller } from './caller.js';
 import type { QuotaStore } from './quota-store.js';
+import { DatabaseBusyError } from '../platform/db/busy.js';
 import { QuotaExceededError, QuotaUnavailableError, ServiceError } from '../errors.js';
 import { nextParisMidnight, parisDay } from '../platform/paris-time.js';
 
@@ -24,6 +25,8 @@ export class QuotaKeeper {
       return await run();
     } catch (err) {
       if (err instanceof ServiceError) throw err;
+      if (err instanceof DatabaseBusyError)
+        throw new QuotaUnavailableError('Comptage des quotas momentanément indisponible : la base de données est verrouillée par une autre opération ; réessayer dans quelques secondes.', 2);
       throw new QuotaUnavailableError();
     }
   }

@@ -6,6 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { excusingWrites } from '../platform/db/change-stamp.js';
 import { kindOf, type Database } from '../platform/db/database.js';
+import { isBusy, retryWhileBusy } from '../platform/db/busy.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
 
 export const MINUTE_MS = 60_000;
@@ -210,24 +211,55 @@ function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingA
  * the same as if each call had its own transaction (same order, same counts, durable before
  * the answer), but the commit, the costliest part, is paid once per group.
  */
+/**
+ * How long an admission waits for another connection's write lock on SQLite, in pauses off
+ * the event loop: enough to pass between an import's batches (each holds the lock ~0.5 s),
+ * short enough that a lock held for good is answered 503 within about a second.
+ */
+export const LOCK_BUDGET_MS = 1500;
+
 class SqliteQuotaStore implements QuotaStore {
   private queue: PendingAdmission[] = [];
 
   constructor(private readonly db: Database) {}
 
+  /** A group being decided (possibly waiting out a lock): the next one waits its turn. */
+  private flushing = false;
+
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
     return new Promise((resolve, reject) => {
       // setImmediate runs after the poll phase: every request read in this turn is queued by then.
-      if (this.queue.push({ accountId, limits, nowMs, resolve, reject }) === 1) setImmediate(() => void this.flush());
+      if (this.queue.push({ accountId, limits, nowMs, resolve, reject }) === 1 && !this.flushing) setImmediate(() => void this.flush());
     });
   }
 
   private async flush(): Promise<void> {
+    // One group at a time: two groups waiting out the same lock would each stall the loop.
+    this.flushing = true;
+    try {
+      await this.decide();
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) setImmediate(() => void this.flush());
+    }
+  }
+
+  private async decide(): Promise<void> {
     const group = this.queue;
     this.queue = [];
     let outcomes: Outcome[];
     try {
-      outcomes = await withSqlite(this.db, (conn) => excusingWrites(conn, () => decideGroup(conn, group)));
+      outcomes = await retryWhileBusy(
+        () =>
+          withSqlite(this.db, (conn) => {
+            const decided = excusingWrites(conn, () => decideGroup(conn, group));
+            // Refused as a whole for a lock: tried again after a pause, off the event loop.
+            const first = decided[0];
+            if (first && 'error' in first && isBusy(first.error)) throw first.error;
+            return decided;
+          }),
+        LOCK_BUDGET_MS,
+      );
     } catch (err) {
       outcomes = group.map(() => ({ error: err }));
     }
@@ -239,6 +271,10 @@ class SqliteQuotaStore implements QuotaStore {
   }
 
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
+    return retryWhileBusy(() => this.openFileNow(accountId, fileKey, day, limits, nowMs), LOCK_BUDGET_MS);
+  }
+
+  private openFileNow(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {
     return withSqlite(this.db, (conn) =>
       excusingWrites(conn, () =>
         conn

@@ -22,6 +22,7 @@ import type { Contract } from '../contract/runtime.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
 import { noteCall } from '../http/access-log.js';
+import { whileReadingBody } from '../http/deadline.js';
 import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 import type { Logger } from '../log.js';
 import { listCardResources, readCardResource, toolCardMeta } from './card.js';
@@ -255,7 +256,7 @@ export function createMcpRouter(deps: McpDeps): Middleware {
     try {
       caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, profile);
       noteCall(ctx, { accountId: caller.accountId });
-      body = await readJsonBody(ctx.req, deps.limits);
+      body = await whileReadingBody(ctx, () => readJsonBody(ctx.req, deps.limits));
     } catch (err) {
       const known = asServiceError(err);
       const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };

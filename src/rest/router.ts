@@ -9,6 +9,7 @@ import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
 import { InvalidBodyError, MethodNotAllowedError, NotFoundError, asServiceError, errorBody, type ServiceError } from '../errors.js';
 import { noteCall } from '../http/access-log.js';
+import { whileReadingBody } from '../http/deadline.js';
 import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 
 export const REST_PREFIX = '/api/mcp/v1/';
@@ -52,7 +53,7 @@ export async function createRestRouter(deps: {
     noteCall(ctx, { accountId: caller.accountId });
     ctx.body = await callPath.call(op.name, caller, async () => {
       if (op.method === 'get') return {};
-      const args = await readJsonBody(ctx.req, limits);
+      const args = await whileReadingBody(ctx, () => readJsonBody(ctx.req, limits));
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidBodyError('Le corps doit être un objet JSON (les arguments de l’opération).');
       return args;
     });

@@ -10,6 +10,18 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests use one schema per run). */
   searchPath?: string;
+  /** SQLite: how long a statement waits for another connection's lock, on the event loop (default 5 s; see busy.ts). */
+  busyTimeoutMs?: number;
+  /** PostgreSQL: connections in the pool (default 10). */
+  poolSize?: number;
+  /** PostgreSQL: how long a query may wait for a free connection (default 10 s). */
+  acquireTimeoutMs?: number;
+  /**
+   * PostgreSQL: the server cancels a statement running longer (`statement_timeout`), and the
+   * client gives up on one whose answer does not come a little later (`query_timeout`: a
+   * frozen server answers nothing). None by default (imports, migrations, CLIs).
+   */
+  statementTimeoutMs?: number;
 }
 
 export function databaseKind(url: string): DatabaseKind {
@@ -21,12 +33,21 @@ export function databaseKind(url: string): DatabaseKind {
 /** Page cache of the service's SQLite connection (KiB). */
 export const SQLITE_CACHE_KIB = 64 * 1024;
 
+/**
+ * Knex's own log lines (a failed acquisition, a connection ended) carry stack traces and
+ * sometimes a query's text: they are not written. The same failures reach the code as
+ * errors, which the service logs once, summarised (log.ts `errorSummary`).
+ */
+const SILENT = () => undefined;
+const KNEX_LOG = { warn: SILENT, error: SILENT, deprecate: SILENT, debug: SILENT };
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   if (databaseKind(url) === 'sqlite') {
     const filename = url.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     return knexFactory({
       client: 'better-sqlite3',
+      log: KNEX_LOG,
       connection: { filename },
       useNullAsDefault: true,
       pool: {
@@ -34,11 +55,12 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
         max: 1,
         afterCreate(conn: { pragma: (s: string) => void }, done: (err: Error | null, conn: unknown) => void) {
           // WAL lets the import CLI write while the server reads; busy_timeout waits for
-          // the other process' write lock instead of failing at once.
+          // the other process' write lock instead of failing at once (the service waits only
+          // a few milliseconds at a time: busy.ts).
           conn.pragma('journal_mode = WAL');
           conn.pragma('synchronous = NORMAL');
           conn.pragma('foreign_keys = ON');
-          conn.pragma('busy_timeout = 5000');
+          conn.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
           // 64 MiB of page cache instead of SQLite's 2 MiB: a broad search reads the search
           // index's pages of tens of thousands of matches (on the large demo set, a two-word
           // notice search went from ~50 to ~30 ms once its pages stayed in memory).
@@ -48,12 +70,15 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       },
     });
   }
+  const timeouts = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1000 } : {};
+  const acquire = options.acquireTimeoutMs ?? 10_000;
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: 5000 },
+    log: KNEX_LOG,
+    connection: { connectionString: url, connectionTimeoutMillis: 5000, ...timeouts },
     searchPath: options.searchPath ? [options.searchPath] : undefined,
-    pool: { min: 0, max: 10, acquireTimeoutMillis: 10_000 },
-    acquireConnectionTimeout: 10_000,
+    pool: { min: 0, max: options.poolSize ?? 10, acquireTimeoutMillis: acquire },
+    acquireConnectionTimeout: acquire,
   });
 }
 
@@ -66,4 +91,10 @@ export function sqliteFileOf(db: Database): string | null {
   if (kindOf(db) !== 'sqlite') return null;
   const filename = (db.client.config.connection as { filename?: string } | undefined)?.filename;
   return filename && filename !== ':memory:' ? filename : null;
+}
+
+/** Queries waiting for a free connection of the pool right now (0 when there is no pool to wait for). */
+export function waitingForConnection(db: Database): number {
+  const pool = db.client.pool as { numPendingAcquires?: () => number } | undefined;
+  return pool?.numPendingAcquires?.() ?? 0;
 }

@@ -1,0 +1,53 @@
+// SQLite write locks held by another connection (an import, a CLI, a backup): better-sqlite3
+// waits for them synchronously, on the event loop, for as long as `busy_timeout` says. The
+// service's connection therefore waits only a few milliseconds at a time, and work that must
+// get through a lock held in short turns (an import's batches) is tried again after a pause
+// off the loop, within a bounded budget; past it, the lock is reported (DatabaseBusyError).
+
+/** busy_timeout of the service's connection: the longest a lock may stall the event loop at once. */
+export const SERVICE_BUSY_TIMEOUT_MS = 10;
+
+/** busy_timeout of the command-line tools: they have no other work, so they wait longer for a lock. */
+export const CLI_BUSY_TIMEOUT_MS = 30_000;
+
+/** The database stayed locked by another connection for the whole budget. */
+export class DatabaseBusyError extends Error {
+  override readonly name = 'DatabaseBusyError';
+  constructor(readonly waitedMs: number) {
+    super(`base de données verrouillée par une autre connexion depuis ${waitedMs} ms`);
+  }
+}
+
+/** SQLITE_BUSY (another connection holds the lock) or SQLITE_LOCKED, in any of their extended forms. */
+export function isBusy(err: unknown): boolean {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Pause between two tries: short, because another connection's lock is given back for a
+ * moment only between its transactions (an import's batches), and a try must fall in it.
+ */
+const RETRY_PAUSE_MS = 5;
+
+/**
+ * Runs `run` until it does not fail for a lock, pausing RETRY_PAUSE_MS between tries so that
+ * other calls run meanwhile; after `budgetMs`, throws DatabaseBusyError.
+ * `run` must leave nothing behind when it fails (a transaction rolled back), as SQLite does
+ * for a BEGIN IMMEDIATE refused for a lock.
+ */
+export async function retryWhileBusy<T>(run: () => T | Promise<T>, budgetMs: number): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      const waited = Date.now() - started;
+      if (waited + RETRY_PAUSE_MS > budgetMs) throw new DatabaseBusyError(waited);
+      await pause(RETRY_PAUSE_MS);
+    }
+  }
+}
