@@ -18,6 +18,7 @@ import { NotFoundError, errorBody } from './errors.js';
 import { createAccessLog } from './http/access-log.js';
 import { callDeadline } from './http/deadline.js';
 import { contractDocument } from './http/documents.js';
+import { closeAfterUnreadBody } from './http/unread-body.js';
 import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import { createPermalinkPages } from './http/permalinks.js';
@@ -105,6 +106,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.silent = true;
   app.on('error', (err: Error) => logger.error({ err: errorSummary(err) }, 'erreur HTTP'));
   app.use(createAccessLog(logger));
+  app.use(closeAfterUnreadBody());
   app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
   app.use(routes.routes());
   app.use(callDeadline(config.limits.operationTimeoutMs, REST_PREFIX));

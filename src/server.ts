@@ -48,7 +48,12 @@ export async function startService(
       ? await startCheckpointer(db, sqliteFile, { onFailure: (message) => logger.error({ err: message }, 'points de contrôle du journal WAL : repris par la connexion du service') })
       : null;
   // Listen first: with PORT=0 the real port is part of the issuer and of every link.
-  const server = createServer();
+  // Slow clients: headers must arrive in 10 s (limits.headersTimeoutMs), then the body in the
+  // body limit, on every route (OAuth's and the pages' too, read by oidc-provider and the
+  // forms); Node checks every second rather than every 30 s (a dribbled request used to be
+  // held 324 s).
+  const { headersTimeoutMs, bodyTimeoutMs } = config.limits;
+  const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: headersTimeoutMs + bodyTimeoutMs, connectionsCheckingInterval: 1000 });
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
