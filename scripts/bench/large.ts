@@ -18,6 +18,7 @@ import { IMPORTERS } from '../../src/domains/importers.js';
 import { DEMO_FILES, writeDemoData } from '../demo/index.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
+import { benchLiveImport } from './live-import.js';
 import { startProcess, stopProcess } from './processes.js';
 
 /** The targets of this 2-core machine with SQLite (issue « Tests and benchmark »). */
@@ -200,6 +201,8 @@ export async function benchLargeSet(): Promise<void> {
     targetLine(`marches.search deux mots p99 (${LATENCY_CONNECTIONS} cx)`, `${search.latency.p99} ms`, `< ${LARGE_TARGETS.searchP99Ms} ms`, search.latency.p99 < LARGE_TARGETS.searchP99Ms);
     const failed = [get.latency, get.load, search.latency, search.load].reduce((n, f) => n + f.errors + f.non2xx, 0);
     if (failed) console.log(`Attention : ${failed} appels en erreur pendant les mesures.`);
+    console.log('');
+    await benchLiveImport(join(data.dir, DEMO_FILES.unites));
     console.log(`Jeu large mesuré en ${seconds(Date.now() - started)}.`);
   } finally {
     rmSync(dbDir, { recursive: true, force: true });

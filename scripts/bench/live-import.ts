@@ -1,0 +1,66 @@
+// The service while a large import writes into its own database (issue « Degrade, never
+// freeze »): the SIRENE units file (1,000,000 rows) imported by `npm run import` in another
+// process while calls keep coming. Each import batch holds SQLite's write lock ~0.5 s; the
+// service must keep answering: the contract document (no database: its latency is the event
+// loop's stalls, plus a loopback round trip) and an admitted REST call (token, quota write).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateLatest } from '../../src/migrations/index.js';
+import { obtainToken } from '../lib/native-flow.js';
+import { BENCH_ACCOUNT, createBenchAccount, formatInt } from './measure.js';
+import { startProcess, stopProcess } from './processes.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number) : 0;
+}
+
+function line(label: string, times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  return `${label.padEnd(44)} ${formatInt(times.length).padStart(7)} appels   p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(sorted, 99).toFixed(1).padStart(7)} ms   max ${(sorted.at(-1) ?? 0).toFixed(1).padStart(7)} ms`;
+}
+
+export async function benchLiveImport(unitsFile: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-live-'));
+  const databaseUrl = `sqlite:${join(dir, 'live.sqlite')}`;
+  const db = openDatabase(databaseUrl);
+  await migrateLatest(db);
+  await createBenchAccount(db);
+  await db.destroy();
+  const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  try {
+    const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
+    const started = Date.now();
+    const importer = spawn(process.execPath, ['--import=tsx', 'scripts/import.ts', 'sirene-unites', unitsFile], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'ignore' });
+    const ended = new Promise<number | null>((resolve) => importer.once('exit', resolve));
+    let importing = true;
+    void ended.then(() => (importing = false));
+    const documents: number[] = [];
+    const calls: number[] = [];
+    const statuses = new Map<number, number>();
+    while (importing) {
+      let t = performance.now();
+      await (await fetch(`${service.url}/openapi.json`)).arrayBuffer();
+      documents.push(performance.now() - t);
+      t = performance.now();
+      const answer = await fetch(`${service.url}/api/mcp/v1/referentiels.sources`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' }, body: '{}' });
+      await answer.arrayBuffer();
+      calls.push(performance.now() - t);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      await pause(20);
+    }
+    const code = await ended;
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`Pendant un import de 1 000 000 d'unités légales dans la base du service (${seconds.toFixed(1)} s, sortie ${code}) :`);
+    console.log(line('  /openapi.json (sans base : arrêts de la boucle)', documents));
+    console.log(line('  referentiels.sources admis (jeton, quota)', calls));
+    console.log(`  statuts : ${[...statuses].map(([s, n]) => `${s} × ${formatInt(n)}`).join(', ')}`);
+  } finally {
+    await stopProcess(service);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
