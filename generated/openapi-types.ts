@@ -538,7 +538,7 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "invalid_arguments" | "invalid_cursor" | "invalid_json" | "invalid_body" | "unauthenticated" | "insufficient_scope" | "access_denied" | "user_required" | "organization_required" | "role_denied" | "origin_denied" | "not_found" | "method_not_allowed" | "conflict" | "unsupported_media_type" | "quota_exceeded" | "unavailable" | "quota_unavailable" | "timeout";
-                /** @description Message lisible, en français. */
+                /** @description Message lisible, en français (1000 caractères au plus ; une valeur reçue n'y est citée que par ses 80 premiers caractères). */
                 message: string;
                 /** @description Présent quand le délai avant de réessayer est connu. */
                 retry_after_seconds?: number | null;
@@ -582,6 +582,7 @@ export interface components {
             /** @description Sources réellement surveillées. */
             sources_surveillees: components["schemas"]["AlertSourceCode"][];
             departements: components["schemas"]["DepartementCode"][];
+            /** @description En euros. */
             montant_min: number | null;
             /** @description Faux quand l'organisation est revenue à la formule gratuite (l'alerte est gardée ; elle redevient active à l'abonnement). */
             is_active: boolean;
@@ -597,6 +598,7 @@ export interface components {
         };
         AwardResults: {
             results: components["schemas"]["AwardRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
             next_cursor: string | null;
             total_estimated: number;
             _meta: {
@@ -605,8 +607,10 @@ export interface components {
             };
         };
         AwardRecord: {
+            /** @description SIRET de l'acheteur et identifiant DECP, séparés par « : ». */
             id: string;
             titre: string;
+            /** @description Acheteur, montant, date et titulaires en une phrase. */
             resume: string;
             fields: {
                 id_decp: string;
@@ -620,6 +624,7 @@ export interface components {
                 departement: string | null;
                 /** @description En euros hors taxes. */
                 montant: number | null;
+                /** @description AAAA-MM-JJ. */
                 date_notification: string | null;
                 duree_mois: number | null;
                 forme_prix: string | null;
@@ -634,6 +639,7 @@ export interface components {
         };
         BuyerResults: {
             results: components["schemas"]["BuyerRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
             next_cursor: string | null;
             total_estimated: number;
             _meta: {
@@ -642,6 +648,7 @@ export interface components {
             };
         };
         BuyerRecord: {
+            /** @description Le SIRET de l'acheteur quand il est connu, sinon son nom normalisé. */
             id: string;
             titre: string;
             resume: string;
@@ -663,6 +670,7 @@ export interface components {
         };
         NoticeResults: {
             results: components["schemas"]["NoticeRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
             next_cursor: string | null;
             total_estimated: number;
             _meta: {
@@ -671,7 +679,10 @@ export interface components {
             };
         };
         NoticeRecord: {
-            /** @description Le marche_id. */
+            /**
+             * Format: uuid
+             * @description Le marche_id.
+             */
             id: string;
             titre: string;
             resume: string;
@@ -734,7 +745,7 @@ export interface components {
                 libelle_naf: string | null;
                 nom_commercial: string | null;
                 raison_sociale: string | null;
-                /** @description Fin de la certification RGE en cours la plus tardive. */
+                /** @description Fin de la certification RGE en cours la plus tardive (AAAA-MM-JJ). */
                 rge_date_fin: string | null;
                 siren: string;
                 siret: string | null;
@@ -865,7 +876,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Requête refusée : `invalid_arguments` (argument manquant ou hors du schéma, le message le nomme), `invalid_cursor` (curseur non émis par le service), `invalid_json` ou `invalid_body` (corps illisible). */
+        /** @description Requête refusée : `invalid_arguments` (argument manquant ou hors du schéma, le message le nomme), `invalid_cursor` (curseur non émis par le service), `invalid_json` (corps vide, pas de l'UTF-8 valide ou pas du JSON) ou `invalid_body` (corps qui n'est pas un objet JSON). */
         BadRequest: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -945,7 +956,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `unsupported_media_type` : le type de contenu doit être `application/json`. */
+        /** @description `unsupported_media_type` : le type de contenu doit être `application/json`, sans `charset` ou avec `charset=utf-8`. */
         UnsupportedMediaType: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1020,14 +1031,14 @@ export interface operations {
                     /** @description Sources surveillées ; par défaut les dix. */
                     sources?: components["schemas"]["AlertSourceCode"][];
                     departement?: components["schemas"]["DepartementCode"];
-                    /** @description Départements suivis. */
+                    /** @description Départements suivis (110 codes au plus). */
                     departements?: components["schemas"]["DepartementCode"][];
                     /**
                      * @default daily
                      * @enum {string}
                      */
                     frequency?: "realtime" | "daily" | "weekly";
-                    /** @description Montant minimal en euros (source attribution seulement). */
+                    /** @description Montant minimal en euros, de 0 à 1 000 000 000 000 (source attribution seulement). */
                     montant_min?: number;
                 };
             };
@@ -1093,6 +1104,7 @@ export interface operations {
                         /** @constant */
                         action: "remove";
                         removed: boolean;
+                        /** Format: uuid */
                         id: string;
                     };
                 };
@@ -1201,7 +1213,7 @@ export interface operations {
                 "application/json": {
                     /** @description Mots cherchés (syntaxe de recherche du service). */
                     query?: string;
-                    /** @description Codes NAF (`43.21A`) ou débuts de codes (`43.2`, `43`). */
+                    /** @description Codes NAF (`43.21A`) ou débuts de codes (`43.2`, `43`), 20 au plus. */
                     naf?: string[];
                     localisation?: {
                         dept?: components["schemas"]["DepartementCode"];
@@ -1363,6 +1375,7 @@ export interface operations {
                     query?: string;
                     departements?: components["schemas"]["DepartementCode"][];
                     region?: components["schemas"]["RegionCode"];
+                    /** @description Montant minimal en euros, de 0 à 1 000 000 000 000. */
                     montant_min?: number;
                     /** @description SIREN ou SIRET du titulaire. */
                     titulaire?: string;
@@ -1414,6 +1427,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, tel quel. */
                     id: string;
                 };
             };
@@ -1496,6 +1510,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, tel quel. */
                     id: string;
                 };
             };

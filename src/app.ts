@@ -11,6 +11,7 @@ import { createAuthServer } from './auth/provider.js';
 import { CallPath } from './call-path.js';
 import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
+import { echoed } from './contract/text-rules.js';
 import { kindOf, waitingForConnection, type Database } from './platform/db/database.js';
 import { createQuotaStore } from './access/quota-store.js';
 import { secret } from './platform/db/secrets.js';
@@ -113,7 +114,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(createMcpRouter(transport));
   app.use(await createRestRouter({ ...transport, openapi }));
   app.use(async (ctx) => {
-    const err = new NotFoundError(`Adresse inconnue : ${ctx.method} ${ctx.path}.`);
+    const err = new NotFoundError(`Adresse inconnue : ${echoed(ctx.method)} ${echoed(ctx.path)}.`);
     ctx.status = 404;
     ctx.body = errorBody(err);
   });

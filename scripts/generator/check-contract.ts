@@ -118,5 +118,75 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
   for (const name of operations.keys()) {
     if (!reached.has(name)) problems.push(`opération ${name} : aucun outil actif ne l'atteint`);
   }
+  problems.push(...boundProblems(doc, operations));
+  return problems;
+}
+
+/**
+ * Formats that fix a string's length, so they bound it as maxLength would: a UUID (36
+ * characters, 45 with its optional `urn:uuid:`) and a date (10). Not date-time, whose
+ * fraction of a second may be as long as one likes.
+ */
+const BOUNDED_FORMATS = new Set(['uuid', 'date']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function types(schema: Record<string, unknown>): string[] {
+  return Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
+}
+
+/** A `$ref` is judged where its target is written; `visit` gets every other schema with its path (`a.b[].c`). */
+function walkSchema(schema: unknown, path: string, visit: (schema: Record<string, unknown>, path: string) => void): void {
+  if (!isRecord(schema) || typeof schema.$ref === 'string') return;
+  visit(schema, path);
+  const join = (name: string) => (path ? `${path}.${name}` : name);
+  for (const [name, sub] of Object.entries(isRecord(schema.properties) ? schema.properties : {})) walkSchema(sub, join(name), visit);
+  if (isRecord(schema.additionalProperties)) walkSchema(schema.additionalProperties, join('*'), visit);
+  if (isRecord(schema.items)) walkSchema(schema.items, `${path}[]`, visit);
+  if (Array.isArray(schema.prefixItems)) schema.prefixItems.forEach((sub, i) => walkSchema(sub, `${path}[${i}]`, visit));
+  for (const key of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(schema[key])) for (const sub of schema[key] as unknown[]) walkSchema(sub, path, visit);
+}
+
+/** Every schema the document writes, once, named by where it is written (`components`, then each operation's body and 200). */
+function writtenSchemas(doc: OpenApiDocument): { site: string; schema: unknown }[] {
+  const out: { site: string; schema: unknown }[] = [];
+  const contentSchemas = (holder: unknown) => Object.values(isRecord(holder) && isRecord(holder.content) ? holder.content : {}).map((media) => (isRecord(media) ? media.schema : undefined));
+  const components = doc.components ?? {};
+  for (const [name, schema] of Object.entries(components.schemas ?? {})) out.push({ site: `schéma ${name}`, schema });
+  for (const [name, header] of Object.entries(components.headers ?? {})) out.push({ site: `en-tête ${name}`, schema: header.schema });
+  for (const [name, body] of Object.entries(components.requestBodies ?? {})) for (const schema of contentSchemas(body)) out.push({ site: `corps ${name}`, schema });
+  for (const [name, response] of Object.entries(components.responses ?? {})) for (const schema of contentSchemas(response)) out.push({ site: `réponse ${name}`, schema });
+  for (const { op } of listOperations(doc)) {
+    for (const schema of contentSchemas(op.requestBody)) out.push({ site: `opération ${op.operationId}, entrée`, schema });
+    for (const [status, response] of Object.entries(op.responses ?? {})) for (const schema of contentSchemas(response)) out.push({ site: `opération ${op.operationId}, réponse ${status}`, schema });
+  }
+  return out;
+}
+
+/**
+ * Nothing without a bound: every string has a maxLength (or an enum, a const, or a format
+ * of fixed length), every list a maxItems, in inputs and outputs alike; every number an
+ * operation accepts has a minimum and a maximum (JSON's 1e309 is an infinity). So no valid
+ * input can go past what the databases take, and readers know every size in advance.
+ */
+export function boundProblems(doc: OpenApiDocument, operations: Map<string, OperationEntry>): string[] {
+  const problems: string[] = [];
+  const named = (site: string, path: string) => (path ? `${site} « ${path} »` : site);
+  for (const { site, schema } of writtenSchemas(doc)) {
+    walkSchema(schema, '', (s, path) => {
+      const bounded = s.enum !== undefined || s.const !== undefined;
+      if (types(s).includes('string') && !bounded && typeof s.maxLength !== 'number' && !BOUNDED_FORMATS.has(String(s.format)))
+        problems.push(`${named(site, path)} : chaîne sans maxLength (ni enum, const, ni format uuid ou date)`);
+      if (types(s).includes('array') && typeof s.maxItems !== 'number') problems.push(`${named(site, path)} : liste sans maxItems`);
+    });
+  }
+  for (const op of operations.values()) {
+    walkSchema(op.inputSchema, '', (s, path) => {
+      if (!types(s).some((t) => t === 'number' || t === 'integer') || s.enum !== undefined || s.const !== undefined) return;
+      const site = named(`opération ${op.name}, entrée`, path);
+      if (typeof s.minimum !== 'number' && typeof s.exclusiveMinimum !== 'number') problems.push(`${site} : nombre sans minimum`);
+      if (typeof s.maximum !== 'number' && typeof s.exclusiveMaximum !== 'number') problems.push(`${site} : nombre sans maximum`);
+    });
+  }
   return problems;
 }

@@ -1,6 +1,7 @@
 // Ajv errors into one French sentence naming the argument at fault, the same on REST
 // and MCP.
 import type { ErrorObject } from 'ajv';
+import { echoed } from './text-rules.js';
 
 function argumentName(err: ErrorObject): string {
   const base = err.instancePath.replace(/^\//, '').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~');
@@ -32,7 +33,8 @@ export function frenchMessage(err: ErrorObject): string {
   const arg = (n: string) => `« ${n} »`;
   switch (err.keyword) {
     case 'additionalProperties':
-      return `Argument inconnu : ${arg(joinPath(name, String(p.additionalProperty)))} n'est pas accepté${name ? ` dans ${arg(name)}` : ''}.`;
+      // The unknown name is the caller's own text: quoted short and clean.
+      return `Argument inconnu : ${arg(joinPath(name, echoed(String(p.additionalProperty))))} n'est pas accepté${name ? ` dans ${arg(name)}` : ''}.`;
     case 'maxProperties':
       return name ? `L'argument ${arg(name)} accepte au plus ${String(p.limit)} propriété(s).` : `Cette opération n'accepte aucun argument : envoyer un objet vide {}.`;
     case 'required':

@@ -5,6 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { InvalidArgumentsError } from '../errors.js';
 import { frenchMessage, pickError } from './french-messages.js';
+import { forbiddenCharacterIn } from './text-rules.js';
 import type { OperationEntry, ProfileEntry, ProfileName, ToolEntry } from './types.js';
 
 // ajv-formats is CommonJS; its plugin is both module.exports and module.exports.default.
@@ -45,13 +46,23 @@ export class Contract {
     return this.operations.get(name);
   }
 
-  /** Checks arguments against the operation's input schema; throws the French refusal. */
+  /**
+   * Checks arguments against the operation's input schema, then the text rule (no NUL, no
+   * unpaired surrogate: see text-rules.ts) on every string; throws the French refusal. The
+   * schema first: once it holds, every string and list is bounded, so the walk is short.
+   */
   validateArguments(operation: string, args: unknown): void {
     const validate = this.inputValidators.get(operation);
     if (!validate) throw new Error(`unknown operation ${operation}`);
-    if (validate(args)) return;
-    const first = pickError(validate.errors ?? []);
-    throw new InvalidArgumentsError(first ? frenchMessage(first) : 'Arguments invalides.');
+    if (!validate(args)) {
+      const first = pickError(validate.errors ?? []);
+      throw new InvalidArgumentsError(first ? frenchMessage(first) : 'Arguments invalides.');
+    }
+    const forbidden = forbiddenCharacterIn(args);
+    if (forbidden) {
+      const where = forbidden.inName ? `Un nom d'argument${forbidden.path ? ` dans « ${forbidden.path} »` : ''}` : `L'argument « ${forbidden.path} »`;
+      throw new InvalidArgumentsError(`${where} contient un caractère refusé : ${forbidden.what}.`);
+    }
   }
 
   /** The output schema check: null when the result conforms, else a description for the log. */

@@ -1,13 +1,17 @@
 // Checks a JSON-RPC message before the SDK sees it, so every refusal is the spec's code
 // with a French message (the SDK would accept batches and answer its own English errors).
-// A tools/call is resolved to its tool here, once: the rest of the request uses that entry.
+// A tools/call is resolved to its tool here, once: the rest of the request uses that entry,
+// and the arguments as read here (the SDK's copy loses a `__proto__` key, which must reach
+// validation as on REST).
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Contract } from '../contract/runtime.js';
+import { echoed } from '../contract/text-rules.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 
 export type EnvelopeVerdict =
   | { kind: 'pass'; id: unknown; method: string }
-  /** A tools/call of a tool this address serves, for the SDK to answer. */
-  | { kind: 'tool-call'; id: unknown; method: 'tools/call'; tool: ToolEntry }
+  /** A tools/call of a tool this address serves, for the SDK to answer; `arguments` as in the body. */
+  | { kind: 'tool-call'; id: unknown; method: 'tools/call'; tool: ToolEntry; arguments: Record<string, unknown> | undefined }
   /** A tools/call whose arguments are not an object: answered as a tool error, not by the SDK. */
   | { kind: 'tool-arguments'; id: unknown; tool: ToolEntry; arguments: unknown }
   | { kind: 'refuse'; status: number; code: number; message: string; id: unknown };
@@ -38,6 +42,19 @@ function paramsProblem(method: string, params: Record<string, unknown>): { code:
   }
 }
 
+/**
+ * The MCP-Protocol-Version header, checked as the SDK's transport would (on every message
+ * but initialize, when present), with its code and status but a French message.
+ */
+export function protocolVersionProblem(header: string | undefined, method: string): { status: number; code: number; message: string } | null {
+  if (!header || method === 'initialize' || SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return null;
+  return {
+    status: 400,
+    code: -32000,
+    message: `Version du protocole MCP non prise en charge : « ${echoed(header)} » (en-tête MCP-Protocol-Version). Versions acceptées : ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+  };
+}
+
 export function checkEnvelope(body: unknown, profile: ProfileName, contract: Contract): EnvelopeVerdict {
   if (Array.isArray(body))
     return { kind: 'refuse', status: 400, code: -32600, message: 'Requête invalide : les lots JSON-RPC (batch) ne sont pas acceptés ; envoyer un message à la fois.', id: null };
@@ -51,17 +68,17 @@ export function checkEnvelope(body: unknown, profile: ProfileName, contract: Con
   const method = body.method;
   if (method.startsWith('notifications/')) return { kind: 'pass', id, method };
   if (!('id' in body)) return refuse(-32600, 'Requête invalide : « id » manque.');
-  if (!METHODS.has(method)) return { kind: 'refuse', status: 200, code: -32601, message: `Méthode inconnue : « ${method} ».`, id };
+  if (!METHODS.has(method)) return { kind: 'refuse', status: 200, code: -32601, message: `Méthode inconnue : « ${echoed(method)} ».`, id };
   const params = (body.params ?? {}) as Record<string, unknown>;
   const problem = paramsProblem(method, params);
   if (problem) return { kind: 'refuse', status: problem.code === -32602 ? 200 : 400, ...problem, id };
   if (method === 'tools/call') {
     const name = params.name as string;
     const tool = contract.callableTool(profile, name);
-    if (!tool) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${name} ».`, id };
+    if (!tool) return { kind: 'refuse', status: 200, code: -32601, message: `Outil inconnu à cette adresse : « ${echoed(name)} ».`, id };
     // An argument error is a tool error, never a protocol error.
     if (params.arguments !== undefined && !isObject(params.arguments)) return { kind: 'tool-arguments', id, tool, arguments: params.arguments };
-    return { kind: 'tool-call', id, method, tool };
+    return { kind: 'tool-call', id, method, tool, arguments: params.arguments as Record<string, unknown> | undefined };
   }
   return { kind: 'pass', id, method };
 }

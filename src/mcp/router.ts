@@ -19,6 +19,7 @@ import { toolVisible } from '../access/rules.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Caller } from '../access/caller.js';
 import type { Contract } from '../contract/runtime.js';
+import { echoed } from '../contract/text-rules.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
 import { API_CONTRACT_VERSION, InvalidArgumentsError, MethodNotAllowedError, asServiceError, type ServiceError } from '../errors.js';
 import { noteCall } from '../http/access-log.js';
@@ -26,7 +27,7 @@ import { whileReadingBody } from '../http/deadline.js';
 import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 import type { Logger } from '../log.js';
 import { listCardResources, readCardResource, toolCardMeta } from './card.js';
-import { checkEnvelope, type EnvelopeVerdict } from './envelope.js';
+import { checkEnvelope, protocolVersionProblem, type EnvelopeVerdict } from './envelope.js';
 import { readableText } from './readable-text.js';
 
 export const MCP_ADDRESSES: Record<string, ProfileName> = {
@@ -150,6 +151,8 @@ async function callTool(deps: McpDeps, profile: ProfileName, caller: Caller, too
 /** The one tools/call of a request: the tool the envelope resolved, and what its handler hands back. */
 interface ToolCall {
   readonly tool: ToolEntry;
+  /** As read from the body, not the SDK's parsed copy (see envelope.ts). */
+  readonly arguments: Record<string, unknown> | undefined;
   /** The handler ran (the SDK may refuse the request before): the call is logged under the tool. */
   ran: boolean;
   /** The HTTP side of a JSON-RPC refusal, which the SDK would answer with 200 and no header. */
@@ -170,9 +173,10 @@ function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCa
       .map((t) => toolDefinition(t, profile)),
   }));
   if (toolCall) {
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    // The arguments are the body's, as the envelope read them, not the SDK's copy of them.
+    server.setRequestHandler(CallToolRequestSchema, async () => {
       toolCall.ran = true;
-      const outcome = await callTool(deps, profile, caller, toolCall.tool, request.params.arguments ?? {});
+      const outcome = await callTool(deps, profile, caller, toolCall.tool, toolCall.arguments ?? {});
       if (outcome.kind === 'result') return outcome.result;
       toolCall.refusal = outcome.http;
       throw new RpcError(outcome.code, outcome.message, outcome.data);
@@ -182,7 +186,7 @@ function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCa
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listCardResources(profile, contract.listedTools(profile)) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const card = readCardResource(profile, contract.listedTools(profile), request.params.uri);
-    if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${request.params.uri} ».`);
+    if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${echoed(request.params.uri)} ».`);
     return card;
   });
   return server;
@@ -221,7 +225,7 @@ async function answerThroughSdk(
   verdict: Extract<EnvelopeVerdict, { kind: 'pass' | 'tool-call' }>,
   body: unknown,
 ): Promise<void> {
-  const toolCall: ToolCall | null = verdict.kind === 'tool-call' ? { tool: verdict.tool, ran: false, refusal: null } : null;
+  const toolCall: ToolCall | null = verdict.kind === 'tool-call' ? { tool: verdict.tool, arguments: verdict.arguments, ran: false, refusal: null } : null;
   const server = buildServer(profile, deps, caller, toolCall);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
@@ -265,6 +269,12 @@ export function createMcpRouter(deps: McpDeps): Middleware {
     }
     const verdict = checkEnvelope(body, profile, deps.contract);
     if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict);
+    const method = verdict.kind === 'tool-arguments' ? 'tools/call' : verdict.method;
+    const badVersion = protocolVersionProblem(ctx.get('mcp-protocol-version') || undefined, method);
+    if (badVersion) {
+      noteCall(ctx, { rpcMethod: method });
+      return renderRpcError(ctx, { ...badVersion, id: verdict.id });
+    }
     if (verdict.kind === 'tool-arguments') {
       // The SDK would refuse these arguments itself: the call path runs here, so the call
       // is counted and refused like any argument error, as a tool error.

@@ -7,6 +7,7 @@ import { OpenAPIBackend } from 'openapi-backend';
 import type { CallPath } from '../call-path.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Contract } from '../contract/runtime.js';
+import { echoed } from '../contract/text-rules.js';
 import { InvalidBodyError, MethodNotAllowedError, NotFoundError, asServiceError, errorBody, type ServiceError } from '../errors.js';
 import { noteCall } from '../http/access-log.js';
 import { whileReadingBody } from '../http/deadline.js';
@@ -66,7 +67,7 @@ export async function createRestRouter(deps: {
     const route = routes.get(ctx.path);
     try {
       const name = ctx.path.slice(REST_PREFIX.length);
-      if (!route) throw new NotFoundError(`Opération inconnue : « ${name || '(vide)'} ». La liste des opérations est dans /openapi.json.`);
+      if (!route) throw new NotFoundError(`Opération inconnue : « ${echoed(name) || '(vide)'} ». La liste des opérations est dans /openapi.json.`);
       if (ctx.method !== route.method) throw new MethodNotAllowedError(`Méthode ${ctx.method} non autorisée : l'opération « ${name} » s'appelle en ${route.method}.`);
       await run(ctx, route.name);
     } catch (err) {

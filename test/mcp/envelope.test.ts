@@ -1,7 +1,8 @@
 // The envelope resolves a tools/call to its tool once: the verdict carries the entry the contract serves at that address, which the rest of the request uses.
 import { expect } from 'chai';
 import { Contract } from '../../src/contract/runtime.js';
-import { checkEnvelope } from '../../src/mcp/envelope.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { checkEnvelope, protocolVersionProblem } from '../../src/mcp/envelope.js';
 
 const contract = Contract.load();
 const call = (name: string, args?: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, ...(args !== undefined ? { arguments: args } : {}) } });
@@ -13,6 +14,15 @@ describe('checkEnvelope on tools/call', () => {
       expect(verdict).to.include({ kind: 'tool-call', id: 1, method: 'tools/call' });
       expect(verdict.kind === 'tool-call' ? verdict.tool : null).to.equal(contract.callableTool('full', 'referentiel_sources'));
     }
+  });
+
+  it('carries the arguments as read from the body, a __proto__ key kept as an own key (the SDK copy drops it)', () => {
+    const message = JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"referentiel_naf","arguments":{"__proto__":{"prefix":"43"}}}}') as unknown;
+    const verdict = checkEnvelope(message, 'full', contract);
+    expect(verdict.kind).to.equal('tool-call');
+    if (verdict.kind !== 'tool-call') return;
+    expect(Object.keys(verdict.arguments ?? {})).to.deep.equal(['__proto__']);
+    expect(Object.getPrototypeOf(verdict.arguments)).to.equal(Object.prototype);
   });
 
   it('arguments that are not an object: the tool entry and the arguments as sent, for a tool error', () => {
@@ -38,5 +48,32 @@ describe('checkEnvelope on tools/call', () => {
 
   it('other methods pass to the SDK without a tool', () => {
     expect(checkEnvelope({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, 'full', contract)).to.deep.equal({ kind: 'pass', id: 2, method: 'tools/list' });
+  });
+});
+
+describe('protocolVersionProblem', () => {
+  const cases: { name: string; header: string | undefined; method: string; refused: boolean }[] = [
+    { name: 'no header', header: undefined, method: 'tools/list', refused: false },
+    ...SUPPORTED_PROTOCOL_VERSIONS.map((v) => ({ name: `supported ${v}`, header: v, method: 'tools/call', refused: false })),
+    { name: 'an unknown version', header: '1999-01-01', method: 'tools/list', refused: true },
+    { name: 'an unknown version on a notification', header: '1999-01-01', method: 'notifications/initialized', refused: true },
+    { name: 'an unknown version on initialize (negotiated in params, as the SDK)', header: '1999-01-01', method: 'initialize', refused: false },
+    { name: 'two versions joined', header: '2025-06-18, 2025-03-26', method: 'ping', refused: true },
+  ];
+  for (const c of cases) {
+    it(`${c.refused ? 'refuses' : 'lets pass'} ${c.name}`, () => {
+      const problem = protocolVersionProblem(c.header, c.method);
+      if (!c.refused) return expect(problem).to.equal(null);
+      expect(problem).to.deep.equal({
+        status: 400,
+        code: -32000,
+        message: `Version du protocole MCP non prise en charge : « ${c.header} » (en-tête MCP-Protocol-Version). Versions acceptées : ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+      });
+    });
+  }
+
+  it('quotes a long or control-laden header short and clean', () => {
+    expect(protocolVersionProblem(`${'9'.repeat(100)}`, 'ping')?.message).to.include(`« ${'9'.repeat(80)}… »`);
+    expect(protocolVersionProblem('a\u0007b', 'ping')?.message).to.include('« a\uFFFDb »');
   });
 });

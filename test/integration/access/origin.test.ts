@@ -32,8 +32,31 @@ describe('browser origins', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(res.status, path).to.equal(403);
-      expect((await res.json()).error.message).to.match(/Origine non autorisée/);
+      const body = await res.json();
+      expect(body.jsonrpc, path).to.equal('2.0');
+      expect(body.error.code).to.equal(-32600);
+      expect(body.error.message).to.match(/Origine non autorisée/);
     }
+  });
+
+  it('refuses with the REST error body anywhere under /api/mcp but the three MCP addresses (/api/mcp/v1 itself included)', async () => {
+    for (const path of ['/api/mcp/v1', '/api/mcp/v1/', '/api/mcp/v1/referentiels.regions', '/api/mcp/v1/inconnue/plus/loin', '/api/mcp/autre']) {
+      for (const method of ['POST', 'GET', 'OPTIONS']) {
+        const res = await fetch(`${svc.url}${path}`, { method, headers: { origin: 'https://evil.exemple', 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        expect(res.status, `${method} ${path}`).to.equal(403);
+        const body = await res.json();
+        expect(body, `${method} ${path}`).to.have.keys('error', 'api_contract_version');
+        expect(body.error.code).to.equal('origin_denied');
+        expect(body).to.not.have.property('jsonrpc');
+      }
+    }
+  });
+
+  it('quotes a long Origin short in the refusal', async () => {
+    const origin = `https://${'a'.repeat(3000)}.exemple`;
+    const res = await svc.rest('referentiels.regions', {}, { init: { headers: { origin } } });
+    expect(res.status).to.equal(403);
+    expect(res.json.error.message.length).to.be.below(300);
   });
 
   it('answers a preflight for an allowed origin only', async () => {

@@ -58,7 +58,7 @@ function validContract(): Contract {
       components: {
         requestBodies: { NoteBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } } },
         schemas: {
-          Note: { type: 'object', additionalProperties: false, required: ['titre'], properties: { titre: { type: 'string', minLength: 1 } } },
+          Note: { type: 'object', additionalProperties: false, required: ['titre'], properties: { titre: { type: 'string', minLength: 1, maxLength: 100 } } },
         },
         responses: Object.fromEntries(Object.values(ERROR_RESPONSES).map((name) => [name, { description: name }])),
       },
@@ -91,6 +91,10 @@ function contract(edit: (c: Contract) => void = () => {}): Contract {
 }
 
 const me = (c: Contract) => c.doc.paths['/api/mcp/v1/me']!.get!;
+const note = (c: Contract) => c.doc.components!.schemas!.Note as { properties: Record<string, Record<string, unknown>> };
+/** Replaces the 200 answer's schema of notes.creer, written inline. */
+const answer = (c: Contract, schema: Record<string, unknown>) => (creer(c).responses['200'] = { description: 'OK', content: { 'application/json': { schema } } });
+const BOUND = 'chaîne sans maxLength (ni enum, const, ni format uuid ou date)';
 const creer = (c: Contract) => c.doc.paths['/api/mcp/v1/notes.creer']!.post!;
 const toolNamed = (c: Contract, name: string) => c.catalogue.tools.find((t) => t.name === name)!;
 
@@ -362,6 +366,89 @@ const cases: Case[] = [
     name: 'a recipe example of an operation without arguments must be empty',
     given: contract((c) => (toolNamed(c, 'moi').recipes![0]!.example = { qui: 'moi' })),
     want: ["outil moi : l'exemple de la recette « Qui suis-je » ne respecte pas le schéma d'entrée"],
+  },
+
+  // Bounds: every string and list, in inputs and outputs; every number an operation accepts.
+  {
+    name: 'an input string needs a maxLength (judged where written: the component)',
+    given: contract((c) => delete note(c).properties.titre!.maxLength),
+    want: [`schéma Note « titre » : ${BOUND}`],
+  },
+  {
+    name: 'a string bounded by an enum, a const, or a uuid or date format needs no maxLength',
+    given: contract((c) =>
+      Object.assign(note(c).properties, {
+        etat: { type: 'string', enum: ['a', 'b'] },
+        sorte: { type: ['string', 'null'], const: 'note' },
+        id: { type: 'string', format: 'uuid' },
+        jour: { type: 'string', format: 'date' },
+      }),
+    ),
+    want: [],
+  },
+  {
+    name: 'a date-time format does not bound a string (its fraction of a second is unbounded), nor does a pattern',
+    given: contract((c) => Object.assign(note(c).properties, { quand: { type: 'string', format: 'date-time' }, code: { type: 'string', pattern: '^[0-9]{5}$' } })),
+    want: [`schéma Note « quand » : ${BOUND}`, `schéma Note « code » : ${BOUND}`],
+  },
+  {
+    name: 'a nullable string needs a maxLength too',
+    given: contract((c) => (note(c).properties.resume = { type: ['string', 'null'] })),
+    want: [`schéma Note « resume » : ${BOUND}`],
+  },
+  {
+    name: 'an input list needs a maxItems, and its items their own bound',
+    given: contract((c) => (note(c).properties.mots = { type: 'array', minItems: 1, items: { type: 'string' } })),
+    want: ['schéma Note « mots » : liste sans maxItems', `schéma Note « mots[] » : ${BOUND}`],
+  },
+  {
+    name: 'an output is judged too, at every depth (nested objects, list items, additional properties, oneOf)',
+    given: contract((c) =>
+      answer(c, {
+        type: 'object',
+        properties: {
+          results: { type: 'array', maxItems: 50, items: { type: 'object', properties: { titre: { type: 'string' }, tags: { type: 'array', items: { type: 'string', maxLength: 5 } } } } },
+          extra: { type: 'object', additionalProperties: { type: 'string' } },
+          choix: { oneOf: [{ type: 'string', maxLength: 3 }, { type: 'array', items: { type: 'integer' } }] },
+        },
+      }),
+    ),
+    want: [
+      `opération notes.creer, réponse 200 « results[].titre » : ${BOUND}`,
+      'opération notes.creer, réponse 200 « results[].tags » : liste sans maxItems',
+      `opération notes.creer, réponse 200 « extra.* » : ${BOUND}`,
+      'opération notes.creer, réponse 200 « choix » : liste sans maxItems',
+    ],
+  },
+  {
+    name: 'a schema reached by $ref is judged once, where it is written',
+    given: contract((c) => {
+      c.doc.components!.schemas!.Mot = { type: 'string' };
+      note(c).properties.mot = { $ref: '#/components/schemas/Mot' };
+      answer(c, { type: 'object', properties: { a: { $ref: '#/components/schemas/Mot' }, b: { $ref: '#/components/schemas/Mot' } } });
+    }),
+    want: [`schéma Mot : ${BOUND}`],
+  },
+  {
+    name: 'a string or list in a shared error body or request body component is judged too',
+    given: contract((c) => {
+      c.doc.components!.requestBodies!.Vide = { content: { 'application/json': { schema: { type: 'object', properties: { liste: { type: 'array', maxItems: 2, items: { type: 'string' } } } } } } };
+      (c.doc.components!.responses as Record<string, unknown>).BadRequest = { description: 'x', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } };
+    }),
+    want: [`corps Vide « liste[] » : ${BOUND}`, `réponse BadRequest « message » : ${BOUND}`],
+  },
+  {
+    name: 'an input number needs a minimum and a maximum (JSON 1e309 is an infinity)',
+    given: contract((c) => Object.assign(note(c).properties, { montant: { type: 'number' }, rang: { type: ['integer', 'null'], minimum: 1 }, taux: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } })),
+    want: ['opération notes.creer, entrée « montant » : nombre sans minimum', 'opération notes.creer, entrée « montant » : nombre sans maximum', 'opération notes.creer, entrée « rang » : nombre sans maximum'],
+  },
+  {
+    name: 'an output number needs no bound (the data decides it), an input number with an enum neither',
+    given: contract((c) => {
+      note(c).properties.niveau = { type: 'integer', enum: [1, 2, 3] };
+      answer(c, { type: 'object', properties: { montant: { type: 'number' } } });
+    }),
+    want: [],
   },
 
   // Problems add up, document first, then operations, tools, reachability.
