@@ -1,10 +1,13 @@
-// Resource side: the bearer token of every REST and MCP call, checked against the
-// authorization server's storage (so a revocation takes effect on the very next call).
+// Resource side: the access token of every REST and MCP call, checked against the
+// authorization server's storage (so a revocation takes effect on the very next call). A
+// DPoP-bound token (RFC 9449) is accepted only under the DPoP scheme with a valid proof.
 import { callerOf, type Caller } from '../access/caller.js';
 import { loadAccount, type AccountRecord } from './store/accounts.js';
 import { changeStamp } from '../platform/db/change-stamp.js';
 import type { Database } from '../platform/db/database.js';
 import { recordGrantUse } from './store/oauth-store.js';
+import { DpopProofStore } from './store/dpop-proofs.js';
+import { DPOP_ALGS, DPOP_PROOF_WINDOW_SECONDS, DpopProofError, verifyDpopProof } from './dpop.js';
 import { InsufficientScopeError, UnauthenticatedError, type ServiceError } from '../errors.js';
 import type { AuthServer } from './provider.js';
 
@@ -21,6 +24,29 @@ interface Identity {
   scopes: readonly string[];
   clientId: string;
   grantId: string | null;
+  /** The thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`); null for a bearer token. */
+  jkt: string | null;
+}
+
+/** What the transport passes of the request for a DPoP proof: its method, its path, its `DPoP` header. */
+export interface RequestProof {
+  method: string;
+  /** The path asked for (`ctx.path`); the proof's `htu` must be `{base_url}` followed by it. */
+  path: string;
+  dpop: string | undefined;
+}
+
+/**
+ * A 401 about DPoP: the same `unauthenticated` refusal, whose challenge also carries the
+ * RFC 9449 error (`invalid_token`: wrong scheme for this token; `invalid_dpop_proof`).
+ */
+export class DpopRefusal extends UnauthenticatedError {
+  constructor(
+    message: string,
+    readonly challengeError: 'invalid_token' | 'invalid_dpop_proof',
+  ) {
+    super(message);
+  }
 }
 
 export class BearerAuthenticator {
@@ -33,20 +59,49 @@ export class BearerAuthenticator {
    */
   private readonly identities = new Map<string, Identity>();
   private stamp: string | null = null;
+  private readonly proofs: DpopProofStore;
 
   constructor(
     private readonly auth: AuthServer,
     private readonly db: Database,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.proofs = new DpopProofStore(db);
+  }
 
-  async authenticate(authorization: string | undefined, address: Caller['address']): Promise<Caller> {
+  /**
+   * `request` is needed for DPoP-bound tokens only; without it such a token is refused
+   * (its proof cannot be checked), never accepted as a bearer token.
+   */
+  async authenticate(authorization: string | undefined, address: Caller['address'], request?: RequestProof): Promise<Caller> {
     if (!authorization) throw new UnauthenticatedError('Authentification requise : envoyer « Authorization: Bearer <jeton> » (jeton OAuth obtenu par le flux d’autorisation).');
-    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization.trim());
-    if (!match?.[1]) throw new UnauthenticatedError('En-tête Authorization invalide : « Bearer <jeton> » attendu.');
-    const identity = await this.identify(match[1]);
+    const match = /^(Bearer|DPoP) +([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization.trim());
+    if (!match?.[1] || !match[2]) throw new UnauthenticatedError('En-tête Authorization invalide : « Bearer <jeton> » ou « DPoP <jeton> » attendu.');
+    const dpopScheme = match[1].toLowerCase() === 'dpop';
+    const token = match[2];
+    const identity = await this.identify(token);
+    if (identity.jkt !== null) await this.checkProof(token, identity.jkt, dpopScheme, request);
+    else if (dpopScheme) throw new DpopRefusal('Jeton non lié à une clé DPoP : l’envoyer avec le schéma Bearer.', 'invalid_token');
     if (identity.grantId) await this.noteUse(identity.grantId);
     return callerOf(identity.account, { scopes: identity.scopes, clientId: identity.clientId, grantId: identity.grantId, address });
+  }
+
+  /** RFC 9449 §7: the DPoP scheme, a valid proof for this request and this token, never seen before. */
+  private async checkProof(token: string, jkt: string, dpopScheme: boolean, request: RequestProof | undefined): Promise<void> {
+    // §7.2: a bound token sent as a bearer token is refused, or the binding would protect nothing.
+    if (!dpopScheme) throw new DpopRefusal('Jeton lié à une clé (DPoP) : l’envoyer avec « Authorization: DPoP <jeton> » et une preuve DPoP.', 'invalid_token');
+    if (!request?.dpop) throw new DpopRefusal('Preuve DPoP manquante : envoyer l’en-tête DPoP, une preuve neuve à chaque requête.', 'invalid_dpop_proof');
+    const nowSeconds = Math.floor(this.now().getTime() / 1000);
+    let proof: { jti: string; iat: number };
+    try {
+      proof = await verifyDpopProof(request.dpop, { method: request.method, url: `${this.auth.issuer}${request.path}`, accessToken: token, jkt, nowSeconds });
+    } catch (err) {
+      if (err instanceof DpopProofError) throw new DpopRefusal(err.message, 'invalid_dpop_proof');
+      throw err;
+    }
+    // Kept one second past the last one its iat is accepted, then refused as too old anyway.
+    const fresh = await this.proofs.firstUse(jkt, proof.jti, proof.iat + DPOP_PROOF_WINDOW_SECONDS + 1, nowSeconds);
+    if (!fresh) throw new DpopRefusal('Preuve DPoP déjà utilisée : une preuve neuve (jti unique) est exigée à chaque requête.', 'invalid_dpop_proof');
   }
 
   private async identify(token: string): Promise<Identity> {
@@ -80,6 +135,7 @@ export class BearerAuthenticator {
       scopes: String(token.scope ?? '').split(' ').filter(Boolean),
       clientId: token.clientId as string,
       grantId: (token.grantId as string | undefined) ?? null,
+      jkt: typeof token.jkt === 'string' ? token.jkt : null,
     };
   }
 
@@ -88,14 +144,23 @@ export class BearerAuthenticator {
     const last = this.lastUsageWrite.get(grantId) ?? 0;
     if (now.getTime() - last < USAGE_WRITE_INTERVAL_MS) return;
     this.lastUsageWrite.set(grantId, now.getTime());
-    await recordGrantUse(this.db, grantId, now);
+    // The last-use date shown in Accès IA: a locked or failing database must not refuse the
+    // call for it (it is written again at the next interval).
+    await recordGrantUse(this.db, grantId, now).catch(() => this.lastUsageWrite.delete(grantId));
   }
 }
 
-/** The `WWW-Authenticate` challenge of a 401 or a scope refusal (RFC 6750, RFC 9728). */
+/**
+ * The `WWW-Authenticate` challenge of a 401 or a scope refusal (RFC 6750, RFC 9728). A 401
+ * offers both schemes (RFC 9449 §7.2), Bearer first as MCP clients read it; the DPoP
+ * challenge names the accepted algorithms and, for a DPoP refusal, its error (§7.1).
+ */
 export function bearerChallenge(err: ServiceError, publicUrl: string): string | null {
   const metadata = `resource_metadata="${publicUrl}/.well-known/oauth-protected-resource"`;
-  if (err instanceof UnauthenticatedError) return `Bearer realm="MCP", ${metadata}`;
+  if (err instanceof UnauthenticatedError) {
+    const error = err instanceof DpopRefusal ? `error="${err.challengeError}", ` : '';
+    return `Bearer realm="MCP", ${metadata}, DPoP realm="MCP", ${error}algs="${DPOP_ALGS.join(' ')}", ${metadata}`;
+  }
   if (err instanceof InsufficientScopeError) return `Bearer realm="MCP", error="insufficient_scope", scope="${err.scope}", ${metadata}`;
   return null;
 }

@@ -3,6 +3,7 @@
 import type { Middleware } from 'koa';
 import type { AuthServer } from './provider.js';
 import { RESOURCE_SCOPES } from './provider.js';
+import { DPOP_ALGS } from './dpop.js';
 
 /** RFC 9728 metadata of the resource (`{base_url}/api/mcp`), readable from any origin. */
 export function protectedResourceMetadata(auth: AuthServer): Middleware {
@@ -11,6 +12,9 @@ export function protectedResourceMetadata(auth: AuthServer): Middleware {
     authorization_servers: [auth.issuer],
     scopes_supported: [...RESOURCE_SCOPES],
     bearer_methods_supported: ['header'],
+    // RFC 9449 proofs are checked on every address (bearer.ts); bearer tokens stay accepted.
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
+    dpop_bound_access_tokens_required: false,
     resource_name: 'Données marchés publics et bâtiment (MCP et REST)',
     resource_documentation: `${auth.issuer}/docs/llms.txt`,
   };

@@ -1,13 +1,16 @@
 // The OAuth 2.1 authorization server: oidc-provider with our Knex storage, open dynamic
 // registration (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the
-// one canonical resource, PKCE S256 always, opaque access tokens, rotated refresh tokens.
+// one canonical resource, PKCE S256 always, opaque access tokens, rotated refresh tokens,
+// DPoP-bound tokens on request (RFC 9449; the resource side checks the proofs, bearer.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { loadAccount } from './store/accounts.js';
 import type { Database } from '../platform/db/database.js';
-import { oauthAdapterFactory } from './store/oauth-store.js';
+import { burnAuthorizationCode, oauthAdapterFactory } from './store/oauth-store.js';
+import { applyClientRules, clientMetadataRules } from './client-rules.js';
+import { DPOP_ALGS } from './dpop.js';
 import { secret } from '../platform/db/secrets.js';
 import { errorPage } from './pages.js';
 
@@ -44,7 +47,15 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
   const configuration: Configuration = {
     adapter: oauthAdapterFactory(db),
     jwks: { keys: [{ ...signingJwk, kid, use: 'sig', alg: 'ES256' }] },
-    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      dPoPSigningAlgValues: [...DPOP_ALGS],
+      // No HMAC: storage keeps only a hash of a client's secret, which cannot key a MAC.
+      clientAuthSigningAlgValues: ['ES256', 'Ed25519', 'EdDSA', 'PS256', 'RS256'],
+    },
+    // client_secret_jwt is left out for the same reason.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    extraClientMetadata: clientMetadataRules,
     cookies: { keys: [cookieKey], long: { sameSite: 'lax' }, short: { sameSite: 'lax' } },
     async findAccount(_ctx, sub) {
       const account = await loadAccount(db, sub);
@@ -54,6 +65,7 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
     scopes: [...RESOURCE_SCOPES],
     features: {
       devInteractions: { enabled: false },
+      dPoP: { enabled: true },
       registration: { enabled: true, initialAccessToken: false },
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -115,7 +127,30 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
   };
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', () => undefined);
+  applyClientRules(provider);
+  provider.use(burnCodeOnFailedRedemption(db));
   return { provider, handle: await providerHandler(provider), issuer, resource, csrfKey };
+}
+
+/**
+ * A code whose redemption failed (wrong code_verifier, redirect_uri, expired…) is deleted
+ * before the refusal leaves: oidc-provider would let it be tried again until it expires,
+ * so a stolen code could be tried against PKCE while the real client's exchange waits.
+ */
+function burnCodeOnFailedRedemption(db: Database): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
+    await next();
+    const params = ctx.oidc?.params as { grant_type?: unknown; code?: unknown } | undefined;
+    if (ctx.oidc?.route !== 'token' || ctx.status !== 400 || params?.grant_type !== 'authorization_code' || typeof params.code !== 'string') return;
+    if ((ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant') return;
+    try {
+      await burnAuthorizationCode(db, params.code);
+    } catch {
+      // The code may still be usable: the client is told to start again rather than retry.
+      ctx.status = 503;
+      ctx.body = { error: 'temporarily_unavailable', error_description: 'Service momentanément indisponible : recommencer l’autorisation.' };
+    }
+  };
 }
 
 /**

@@ -258,7 +258,7 @@ export function createMcpRouter(deps: McpDeps): Middleware {
     let caller: Caller;
     let body: unknown;
     try {
-      caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, profile);
+      caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, profile, { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined });
       noteCall(ctx, { accountId: caller.accountId });
       body = await whileReadingBody(ctx, () => readJsonBody(ctx.req, deps.limits));
     } catch (err) {

@@ -8,6 +8,7 @@ import * as quotas from './0003-quotas.js';
 import * as alerts from './0004-alerts.js';
 import * as publicData from './0005-public-data.js';
 import * as publicSearch from './0006-public-search.js';
+import * as oauthHardening from './0007-oauth-hardening.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004-alerts': alerts,
   '0005-public-data': publicData,
   '0006-public-search': publicSearch,
+  '0007-oauth-hardening': oauthHardening,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -50,7 +50,7 @@ export async function createRestRouter(deps: {
     const op = contract.operation(name);
     if (!op) throw new NotFoundError(`Opération inconnue : « ${name} ».`);
     noteCall(ctx, { operation: op.name });
-    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest');
+    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest', { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined });
     noteCall(ctx, { accountId: caller.accountId });
     ctx.body = await callPath.call(op.name, caller, async () => {
       if (op.method === 'get') return {};

@@ -1,7 +1,9 @@
 // oidc-provider's storage adapter on Knex. Ids are stored as SHA-256 hashes (an access
 // token's id is the token itself), and `jti` is stripped from the stored payload and
-// given back on read, so the table never holds a usable token.
+// given back on read, so the table never holds a usable token; a client's secret is kept
+// as a hash only (client-secret.ts), so it holds no usable client credential either.
 import { createHash } from 'node:crypto';
+import { hashClientSecret, isHashedClientSecret } from './client-secret.js';
 import { excusingWrites } from '../../platform/db/change-stamp.js';
 import { kindOf, type Database } from '../../platform/db/database.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
@@ -31,6 +33,10 @@ export function oauthAdapterFactory(db: Database) {
     async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
       const stored = { ...payload };
       if (CREDENTIAL_MODELS.has(this.model)) delete stored.jti;
+      // The registration answer carries the secret in clear once; storage gets its hash.
+      if (this.model === 'Client' && typeof stored.client_secret === 'string' && !isHashedClientSecret(stored.client_secret)) {
+        stored.client_secret = hashClientSecret(stored.client_secret);
+      }
       const row = {
         model: this.model,
         id_hash: hash(id),
@@ -90,6 +96,11 @@ export function oauthAdapterFactory(db: Database) {
       await db('oauth_store').where({ model: this.model, grant_id: grantId }).delete();
     }
   };
+}
+
+/** Deletes an authorization code, whatever its state: after a failed redemption it must not serve again. */
+export async function burnAuthorizationCode(db: Database, code: string): Promise<void> {
+  await db('oauth_store').where({ model: 'AuthorizationCode', id_hash: hash(code) }).delete();
 }
 
 /** Every stored object of a grant (the grant, its codes and tokens), for a disconnection. */

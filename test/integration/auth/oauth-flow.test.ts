@@ -87,9 +87,12 @@ describe('OAuth 2.1 flow driven by oauth4webapi', () => {
     // A client holding a bad token finds the same challenge, as the library parses it.
     const challengeError = await rejection(oauth.protectedResourceRequest('inconnu', 'GET', meUrl, undefined, undefined, insecure), oauth.WWWAuthenticateChallengeError);
     expect(challengeError.status).to.equal(401);
-    expect(challengeError.cause.map((c) => c.scheme)).to.deep.equal(['bearer']);
+    // Bearer first (what MCP clients read), then DPoP with its algorithms (RFC 9449 §7.1).
+    expect(challengeError.cause.map((c) => c.scheme)).to.deep.equal(['bearer', 'dpop']);
     expect(challengeError.cause[0]?.parameters.realm).to.equal('MCP');
     expect(challengeError.cause[0]?.parameters.resource_metadata).to.equal(params.resource_metadata);
+    expect(challengeError.cause[1]?.parameters.algs).to.equal('ES256 Ed25519 EdDSA');
+    expect(challengeError.cause[1]?.parameters.error).to.equal(undefined);
   });
 
   it('discovers the resource (RFC 9728, both address forms) then its authorization server (RFC 8414)', async () => {

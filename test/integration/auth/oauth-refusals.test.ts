@@ -151,6 +151,30 @@ describe('OAuth refusals', () => {
       expect(answer.json.error).to.equal('invalid_grant');
       expect(answer.json.access_token).to.equal(undefined);
     });
+
+    it('burns the code on a wrong code_verifier: the right verifier afterwards is refused too, and no token is issued', async () => {
+      const { code, verifier } = await codeFor(meta, clientId, svc.account, resource);
+      const params = { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK, client_id: clientId };
+      const wrong = await tokenRequest(meta, { ...params, code_verifier: pkcePair().verifier });
+      expect(wrong.json.error).to.equal('invalid_grant');
+      const right = await tokenRequest(meta, { ...params, code_verifier: verifier });
+      expect(right.status).to.equal(400);
+      expect(right.json.error).to.equal('invalid_grant');
+      expect(right.json.access_token).to.equal(undefined);
+      const sha = createHash('sha256').update(code).digest('hex');
+      expect(await svc.db('oauth_store').where({ model: 'AuthorizationCode', id_hash: sha }).first()).to.equal(undefined);
+    });
+
+    it('burns the code on a missing code_verifier or another redirect_uri too', async () => {
+      for (const broken of [{ code_verifier: undefined }, { redirect_uri: 'http://127.0.0.1:53682/autre' }]) {
+        const { code, verifier } = await codeFor(meta, clientId, svc.account, resource);
+        const params: Record<string, string | undefined> = { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK, client_id: clientId, code_verifier: verifier, ...broken };
+        const first = await tokenRequest(meta, Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as Record<string, string>);
+        expect(first.json.error, JSON.stringify(broken)).to.equal('invalid_grant');
+        const again = await tokenRequest(meta, { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK, client_id: clientId, code_verifier: verifier });
+        expect(again.json.error, JSON.stringify(broken)).to.equal('invalid_grant');
+      }
+    });
   });
 
   it('refuses a code used twice with invalid_grant, and revokes what the first use gave', async () => {
