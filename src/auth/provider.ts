@@ -127,6 +127,9 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
   };
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', () => undefined);
+  // Its Koa application would print a client's aborted or timed-out request (a stack trace)
+  // on standard error: those are the client's doing, answered already, and never logged.
+  provider.app.silent = true;
   applyClientRules(provider);
   provider.use(burnCodeOnFailedRedemption(db));
   return { provider, handle: await providerHandler(provider), issuer, resource, csrfKey };
