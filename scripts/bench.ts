@@ -5,13 +5,9 @@
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
 //    default (about 6 minutes on the 2-core machine, data generation included); skipped with
 //    `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps) the generated files.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDatabase } from '../src/platform/db/database.js';
-import { migrateLatest } from '../src/migrations/index.js';
 import { benchLargeSet } from './bench/large.js';
-import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, measure, type Figures } from './bench/measure.js';
+import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
@@ -24,12 +20,7 @@ if (unknown.length) {
 const large = args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0';
 
 async function admittedCall(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  const databaseUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
-  const db = openDatabase(databaseUrl);
-  await migrateLatest(db);
-  await createBenchAccount(db);
-  await db.destroy();
+  const { databaseUrl, remove } = await benchDatabase('bench-');
 
   const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   try {
@@ -60,7 +51,7 @@ async function admittedCall(): Promise<void> {
     console.log(`Appels comptés dans le journal des quotas : ${counted[0]?.n}`);
   } finally {
     await stopProcess(service);
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }
 

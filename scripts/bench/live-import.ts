@@ -4,13 +4,8 @@
 // service must keep answering: the contract document (no database: its latency is the event
 // loop's stalls, plus a loopback round trip) and an admitted REST call (token, quota write).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase } from '../../src/platform/db/database.js';
-import { migrateLatest } from '../../src/migrations/index.js';
 import { obtainToken } from '../lib/native-flow.js';
-import { BENCH_ACCOUNT, createBenchAccount, formatInt } from './measure.js';
+import { BENCH_ACCOUNT, benchDatabase, formatInt } from './measure.js';
 import { startProcess, stopProcess } from './processes.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,12 +20,7 @@ function line(label: string, times: number[]): string {
 }
 
 export async function benchLiveImport(unitsFile: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-live-'));
-  const databaseUrl = `sqlite:${join(dir, 'live.sqlite')}`;
-  const db = openDatabase(databaseUrl);
-  await migrateLatest(db);
-  await createBenchAccount(db);
-  await db.destroy();
+  const { databaseUrl, remove } = await benchDatabase('bench-live-');
   const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   try {
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
@@ -61,6 +51,6 @@ export async function benchLiveImport(unitsFile: string): Promise<void> {
     console.log(`  statuts : ${[...statuses].map(([s, n]) => `${s} × ${formatInt(n)}`).join(', ')}`);
   } finally {
     await stopProcess(service);
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }

@@ -1,9 +1,13 @@
 // Pieces shared by the benchmark's parts: an autocannon run with its warm-up, the account
 // the runs call with, and how a figure is printed next to its target.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { migrateLatest } from '../../src/migrations/index.js';
 import { hashPassword } from '../../src/platform/passwords.js';
 import { createAccount, setOrganisationPlan } from '../../src/auth/store/accounts.js';
-import type { Database } from '../../src/platform/db/database.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
 
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -33,6 +37,17 @@ export const BENCH_ACCOUNT = { email: 'bench@exemple.fr', password: 'mot-de-pass
 export async function createBenchAccount(db: Database): Promise<void> {
   await createAccount(db, { email: BENCH_ACCOUNT.email, passwordHash: await hashPassword(BENCH_ACCOUNT.password), organisation: BENCH_ACCOUNT.organisation, plan: 'subscribed' }, new Date());
   await setOrganisationPlan(db, BENCH_ACCOUNT.organisation, { callsPerMinute: 100_000_000, callsPerDay: 1_000_000_000 });
+}
+
+/** A new SQLite database in a temporary folder, migrated, with the bench account: its URL, and what removes it. */
+export async function benchDatabase(prefix: string): Promise<{ databaseUrl: string; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const databaseUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
+  const db = openDatabase(databaseUrl);
+  await migrateLatest(db);
+  await createBenchAccount(db);
+  await db.destroy();
+  return { databaseUrl, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export const verdict = (reached: boolean) => (reached ? 'ATTEINT' : 'NON ATTEINT');
