@@ -100,7 +100,8 @@ export class Contract {
     const { [argument]: choice, ...rest } = args;
     const values = Object.keys(operations).join(', ');
     if (choice === undefined) throw new InvalidArgumentsError(`Argument manquant : « ${argument} » est obligatoire (${values}).`);
-    const operation = typeof choice === 'string' ? operations[choice] : undefined;
+    // Own keys only: `constructor` or `__proto__` must not find what every object inherits.
+    const operation = typeof choice === 'string' && Object.hasOwn(operations, choice) ? operations[choice] : undefined;
     if (!operation) throw new InvalidArgumentsError(`L'argument « ${argument} » doit valoir l'une de ces valeurs : ${values}.`);
     return { operation, args: rest };
   }

@@ -285,7 +285,8 @@ describe('alerts (issue 5)', function () {
     });
 
     it('refuses on MCP a missing or unknown action as a tool error naming action', async () => {
-      for (const args of [{ name: 'X', query: 'xx' }, { action: 'update', name: 'X', query: 'xx' }]) {
+      // Names every object inherits (constructor, toString, __proto__) are unknown actions too.
+      for (const args of [{ name: 'X', query: 'xx' }, { action: 'update', name: 'X', query: 'xx' }, { action: 'constructor' }, { action: 'toString' }, { action: '__proto__' }]) {
         const result = await me.mcp.callTool({ name: 'service_alerte', arguments: args });
         expect(result.isError, JSON.stringify(args)).to.equal(true);
         expect((result.content as { text: string }[])[0]?.text).to.include('« action »');
