@@ -7,28 +7,43 @@
 import type { Context, Middleware } from 'koa';
 import { TimeoutError, errorBody } from '../errors.js';
 
-/** A call's clock: time left, and the timer that fires when none is left. */
+/**
+ * A call's clock: one timer for the whole call (a call is ~50 µs of CPU: re-arming a timer
+ * around every body read cost a measurable part of it). Time spent reading the body is
+ * credited when the timer fires, which then waits that much longer.
+ */
 class CallClock {
-  private timer: NodeJS.Timeout | undefined;
-  private startedAt = 0;
+  private timer: NodeJS.Timeout;
+  private pausedAt = 0;
+  private credit = 0;
   readonly expired: Promise<'expired'>;
   private fire!: () => void;
 
-  constructor(private remainingMs: number) {
+  constructor(limitMs: number) {
     this.expired = new Promise((resolve) => (this.fire = () => resolve('expired')));
-    this.run();
+    this.timer = setTimeout(() => this.due(), limitMs).unref();
   }
 
-  run(): void {
-    this.startedAt = Date.now();
-    this.timer = setTimeout(this.fire, Math.max(0, this.remainingMs)).unref();
+  private due(): void {
+    const owed = this.credit + (this.pausedAt ? Date.now() - this.pausedAt : 0);
+    if (owed <= 0) return this.fire();
+    this.credit = 0;
+    if (this.pausedAt) this.pausedAt = Date.now();
+    this.timer = setTimeout(() => this.due(), owed).unref();
+  }
+
+  pause(): void {
+    this.pausedAt = Date.now();
+  }
+
+  resume(): void {
+    if (!this.pausedAt) return;
+    this.credit += Date.now() - this.pausedAt;
+    this.pausedAt = 0;
   }
 
   stop(): void {
-    if (!this.timer) return;
     clearTimeout(this.timer);
-    this.timer = undefined;
-    this.remainingMs -= Date.now() - this.startedAt;
   }
 }
 
@@ -37,11 +52,11 @@ const clocks = new WeakMap<Context, CallClock>();
 /** Reads the request's body with the call's clock stopped (the body limit applies instead). */
 export async function whileReadingBody<T>(ctx: Context, read: () => Promise<T>): Promise<T> {
   const clock = clocks.get(ctx);
-  clock?.stop();
+  clock?.pause();
   try {
     return await read();
   } finally {
-    clock?.run();
+    clock?.resume();
   }
 }
 
