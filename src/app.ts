@@ -49,7 +49,10 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const control = deps.control ?? db;
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
-  const quota = new QuotaKeeper(createQuotaStore(control), now);
+  const quota = new QuotaKeeper(createQuotaStore(control), now, {
+    onFailure: (err) => logger.error({ err: errorSummary(err) }, 'quotas : comptage impossible, appels refusés (503 quota_unavailable)'),
+    onRecovery: () => logger.info('quotas : comptage rétabli'),
+  });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey };
   const base = createRegistry(services);

@@ -14,17 +14,31 @@ export interface QuotaStatus {
 }
 
 export class QuotaKeeper {
+  /** The counters failed since they last worked: the failure was reported once already. */
+  private failing = false;
+
+  /** `onFailure` hears of the first failure after a success (the log's error line), and `onRecovery` of the success after it. */
   constructor(
     private readonly store: QuotaStore,
     private readonly now: () => Date,
+    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void } = {},
   ) {}
 
   /** A dependency failure is `quota_unavailable`: the call is neither counted nor run. */
   private async guarded<T>(run: () => Promise<T>): Promise<T> {
     try {
-      return await run();
+      const result = await run();
+      if (this.failing) {
+        this.failing = false;
+        this.report.onRecovery?.();
+      }
+      return result;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
+      if (!this.failing) {
+        this.failing = true;
+        this.report.onFailure?.(err);
+      }
       if (err instanceof DatabaseBusyError)
         throw new QuotaUnavailableError('Comptage des quotas momentanément indisponible : la base de données est verrouillée par une autre opération ; réessayer dans quelques secondes.', 2);
       throw new QuotaUnavailableError();

@@ -2,7 +2,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
-import { startTestService, usingPostgres, type TestService } from '../../helpers/service.js';
+import { collectingLogger, startTestService, usingPostgres, type TestService } from '../../helpers/service.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -10,9 +10,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   this.timeout(60_000);
   let svc: TestService;
   let other: BetterSqlite3.Database;
+  const { logger, lines } = collectingLogger();
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ logger });
     other = new BetterSqlite3(svc.db.client.config.connection.filename as string);
   });
   after(async () => {
@@ -55,6 +56,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     }
     expect((await svc.rest('referentiels.sources', {})).status).to.equal(200);
     expect((await fetch(`${svc.url}/healthz`)).status).to.equal(200);
+    // Failure and recovery logged once each, at error then info level, without SQL.
+    const said = lines.filter((l) => l.msg !== 'appel').map((l) => `${l.level} ${l.msg}`);
+    expect(said).to.deep.equal([
+      '50 base de données : indisponible pour les appels',
+      '50 quotas : comptage impossible, appels refusés (503 quota_unavailable)',
+      '30 quotas : comptage rétabli',
+      '30 base de données : de nouveau disponible',
+    ]);
+    expect(JSON.stringify(lines)).to.not.match(/insert into|select /i);
   });
 
   it('a lock held in short turns (an import writing its batches) lets every call through', async () => {
