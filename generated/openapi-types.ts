@@ -732,17 +732,26 @@ export interface components {
                 adresse: string | null;
                 /** @description Catégorie d'entreprise INSEE (PME, ETI, GE). */
                 categorie: string | null;
+                /** @description Code d'activité principale tel que publié par SIRENE, dans la nomenclature que donne « nomenclature_naf » : un code NAF rév. 2 (43.91B) le plus souvent, mais un ancien code (NAP 22.02, NAF 1993, NAF rév. 1) pour des unités anciennes, jamais présenté comme un code NAF rév. 2 (son « libelle_naf » le dit). Fiche d'établissement : le code de l'établissement. */
                 code_naf: string | null;
+                /** @description Code d'activité dans la nomenclature NAF 2025 (77.39Y), quand le fichier SIRENE le donne (stock actuel, colonne activitePrincipaleNAF25…) ; null sinon. Donné à côté de « code_naf » (NAF rév. 2), qui reste la nomenclature de référence. */
+                code_naf_2025: string | null;
                 code_postal: string | null;
                 /** @description AAAA-MM-JJ. */
                 date_creation: string | null;
                 departement: string | null;
                 /** @description Tranche d'effectif en clair. */
                 effectif: string | null;
-                /** @enum {string} */
+                /**
+                 * @description État de l'unité légale (fiche d'entreprise) ou de l'établissement (fiche d'établissement) ; sans unité légale importée, celui de l'établissement retenu (siège, sinon un établissement ouvert).
+                 * @enum {string}
+                 */
                 etat: "active" | "cessee";
                 forme_juridique: string | null;
+                /** @description Libellé NAF rév. 2 du code quand il est connu ; pour un ancien code, une phrase qui nomme sa nomenclature (« Code 22.02 de l'ancienne nomenclature NAP … , pas un code NAF rév. 2 »). */
                 libelle_naf: string | null;
+                /** @description Nomenclature de « code_naf », comme SIRENE la nomme : NAFRev2, ou une ancienne (NAFRev1, NAF1993, NAP) ; null sans code d'activité. */
+                nomenclature_naf: string | null;
                 nom_commercial: string | null;
                 raison_sociale: string | null;
                 /** @description Fin de la certification RGE en cours la plus tardive (AAAA-MM-JJ). */
@@ -756,7 +765,7 @@ export interface components {
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
-                /** @description Faux quand la raison sociale n'est pas diffusée. */
+                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
                 raison_sociale_connue: boolean;
                 rge_domaines: string[];
                 /** @description Absent des sources importées (liste vide). */

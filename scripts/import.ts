@@ -1,21 +1,26 @@
 // npm run import -- <source> <file…>
 // Imports published open-data files into the database of DATABASE_URL (the running
 // server's): sirene-unites, sirene-etablissements, rge, boamp, decp. Plain, .gz or .zip.
+// Exit code 1 when a file could not be imported, could not be read to its end, or gave no
+// record at all (a file in another layout must not look like a success).
 import { IMPORTERS } from '../src/domains/importers.js';
 import { ImportInputError } from '../src/import/input.js';
-import { importFile, type ImportReport } from '../src/import/run.js';
+import { JSON_LAYOUTS } from '../src/import/records.js';
+import { importFailure, importFile, type ImportReport } from '../src/import/run.js';
 import { fail, withDatabase } from './lib/cli.js';
 
 const [source, ...files] = process.argv.slice(2).filter((a) => a !== '--');
 const importer = source ? IMPORTERS[source] : undefined;
 if (!importer) fail(`source inconnue : ${source ?? '(aucune)'}. Sources : ${Object.keys(IMPORTERS).join(', ')}.`);
 if (!files.length) fail('aucun fichier à importer.');
+const json = importer.name === 'boamp' || importer.name === 'decp';
 
 function summary(r: ImportReport): string {
   const lines = [
     `${r.file} : ${r.read} lus, ${r.inserted} ajoutés, ${r.updated} mis à jour, ${r.skipped} écartés en ${r.seconds.toFixed(1)} s (${Math.round(r.read / Math.max(r.seconds, 0.001))} lignes/s).`,
   ];
-  for (const p of r.problems.slice(0, 20)) lines.push(`  écarté, ${importer?.name === 'boamp' || importer?.name === 'decp' ? 'enregistrement' : 'ligne'} ${p.position} : ${p.reason}`);
+  if (r.nulls) lines.push(`  ${r.nulls} valeur${r.nulls > 1 ? 's' : ''} NaN ou Infinity (hors JSON) lue${r.nulls > 1 ? 's' : ''} comme null.`);
+  for (const p of r.problems.slice(0, 20)) lines.push(`  écarté, ${json ? 'enregistrement' : 'ligne'} ${p.position} : ${p.reason}`);
   if (r.skipped > 20) lines.push(`  … et ${r.skipped - 20} autres écartés.`);
   return lines.join('\n');
 }
@@ -24,7 +29,13 @@ let failed = false;
 await withDatabase(async (db) => {
   for (const file of files) {
     try {
-      console.log(summary(await importFile(db, importer, file)));
+      const report = await importFile(db, importer, file);
+      console.log(summary(report));
+      const failure = importFailure(report, json ? JSON_LAYOUTS : null);
+      if (failure) {
+        failed = true;
+        console.error(`Erreur : ${failure}`);
+      }
     } catch (err) {
       failed = true;
       // A file problem is said as it is; a database failure by its code, never with SQL.

@@ -21,6 +21,10 @@ export interface RowBatch<Row> {
   /** Records skipped since the previous batch, and the place and reason of the first ones kept. */
   skipped: number;
   problems: ImportProblem[];
+  /** Values the format cannot hold (NaN, Infinity) read as null since the previous batch. */
+  nulls: number;
+  /** Where and why reading stopped before the end of the input (in the last batch only). */
+  stopped?: ImportProblem;
 }
 
 export interface BatchSizes {
@@ -48,6 +52,8 @@ export async function* rowBatches<Raw, Row>(
   let kept = 0;
   let skipped = 0;
   let problems: ImportProblem[] = [];
+  let nulls = 0;
+  let stopped: ImportProblem | undefined;
   let window: Row[] = [];
   const skip = (position: number, reason: string) => {
     skipped += 1;
@@ -61,16 +67,24 @@ export async function* rowBatches<Raw, Row>(
     window = [];
     windowSize = fullWindow;
     for (let i = 0; i < rows.length; i += sizes.batchSize) {
-      yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems };
+      yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems, nulls };
       skipped = 0;
       problems = [];
+      nulls = 0;
     }
   }
   for await (const record of importer.read(stream)) {
-    read += 1;
+    if (record.nulls) nulls += record.nulls;
     if ('error' in record) {
+      // Not a record: the input cannot be read further.
+      if (record.stop) {
+        stopped = { position: record.position, reason: record.error };
+        break;
+      }
+      read += 1;
       skip(record.position, record.error);
     } else {
+      read += 1;
       const mapped = importer.map(record.value, stamp);
       if ('skip' in mapped) skip(record.position, mapped.skip);
       else window.push(mapped.row);
@@ -78,5 +92,5 @@ export async function* rowBatches<Raw, Row>(
     if (window.length >= windowSize) yield* flush();
   }
   yield* flush();
-  yield { rows: [], read, readBytes: readBytes(), skipped, problems };
+  yield { rows: [], read, readBytes: readBytes(), skipped, problems, nulls, ...(stopped ? { stopped } : {}) };
 }

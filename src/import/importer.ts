@@ -4,7 +4,13 @@
 // that the reading thread of a large file can load them without the engine importing a domain.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { RawRecord } from './records.js';
+
+/**
+ * A record, or the reason it cannot be read, with its place in the file. `stop`: the input
+ * cannot be read further (a syntax error in a JSON document): not a record, the reason says
+ * where reading stopped. `nulls`: values the format cannot hold (NaN, Infinity) read as null.
+ */
+export type RawRecord<T> = { position: number; value: T; nulls?: number } | { position: number; error: string; stop?: true; nulls?: number };
 
 export type Mapped<Row> = { row: Row } | { skip: string };
 

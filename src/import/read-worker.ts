@@ -28,6 +28,8 @@ export type ReadMessage =
       readBytes: number;
       skipped: number;
       problems: { position: number; reason: string }[];
+      nulls: number;
+      stopped?: { position: number; reason: string };
     }
   | { kind: 'end' }
   | { kind: 'failed'; input: boolean; message: string };

@@ -26,6 +26,10 @@ export interface ImportReport {
   skipped: number;
   /** The first bad records (place and reason); `skipped` counts them all. */
   problems: { position: number; reason: string }[];
+  /** Values the format cannot hold (NaN, Infinity, as pandas writes them) read as null. */
+  nulls: number;
+  /** Where and why reading stopped before the end of the file (a JSON syntax error): the batches read before are written. */
+  stopped: { position: number; reason: string } | null;
   seconds: number;
 }
 
@@ -176,7 +180,7 @@ async function readInWorker<Row>(catalogue: string, source: string, path: string
         }
         rows = (parsed as string[][]).map(build) as Row[];
       }
-      yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, rows };
+      yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, nulls: batch.nulls, ...(batch.stopped ? { stopped: batch.stopped } : {}), rows };
       // Written: the thread may send one more.
       worker.postMessage('next');
     }
@@ -198,7 +202,7 @@ export async function importFile<Raw, Row>(
   const readIn = options.readIn ?? 'auto';
   if (readIn === 'worker' && !catalogue) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
   const inWorker = readIn === 'worker' || (readIn === 'auto' && !!catalogue && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
-  const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], seconds: 0 };
+  const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], nulls: 0, stopped: null, seconds: 0 };
   let restore: () => Promise<void> = async () => undefined;
   let source: RowSource<Row> | null = null;
   let progress: Progress | null = null;
@@ -212,6 +216,8 @@ export async function importFile<Raw, Row>(
       report.read = batch.read;
       readBytes = batch.readBytes;
       report.skipped += batch.skipped;
+      report.nulls += batch.nulls;
+      if (batch.stopped) report.stopped = batch.stopped;
       for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
       if (batch.rows.length) {
         const writeStamp = now().toISOString();
@@ -239,4 +245,19 @@ async function sizeOf(path: string): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Why an import that ran must still count as failed (exit code 1), in French, or null: its
+ * reading stopped before the end of the file, or not one record could be read (a file in
+ * another layout than the source's: every record skipped). `layouts` names the layouts
+ * understood, for that message.
+ */
+export function importFailure(report: ImportReport, layouts: string | null): string | null {
+  if (report.stopped) {
+    return `${report.file} : ${report.stopped.reason}.`;
+  }
+  if (report.read - report.skipped > 0) return null;
+  const what = report.read ? `les ${report.read} enregistrements lus sont tous écartés` : 'aucun enregistrement trouvé';
+  return `${report.file} : rien d'importé, ${what}${layouts ? ` ; formats compris : ${layouts}` : ' ; le fichier est-il bien celui de cette source ?'}.`;
 }

@@ -9,6 +9,7 @@ import * as alerts from './0004-alerts.js';
 import * as publicData from './0005-public-data.js';
 import * as publicSearch from './0006-public-search.js';
 import * as oauthHardening from './0007-oauth-hardening.js';
+import * as activityNomenclatures from './0008-activity-nomenclatures.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0005-public-data': publicData,
   '0006-public-search': publicSearch,
   '0007-oauth-hardening': oauthHardening,
+  '0008-activity-nomenclatures': activityNomenclatures,
 };
 
 const source: Knex.MigrationSource<string> = {

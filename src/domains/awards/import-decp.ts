@@ -2,7 +2,7 @@
 // ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
 import type { Readable } from 'node:stream';
 import { reindexAwards } from './search-index.js';
-import { jsonRecords } from '../../import/records.js';
+import { jsonRecords, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { AwardRow } from './rows.js';
 import { normaliseCpv } from '../reference/lists.js';
@@ -31,15 +31,34 @@ function winnersOf(titulaires: unknown): { siret: string; denomination: string |
     .map((t) => ({ siret: (str(t.id) as string).replace(/\s/g, ''), denomination: str(t.denominationSociale) }));
 }
 
+/**
+ * A concession contract (2019: `_type` « Contrat de concession » in `marches`; 2024: an item
+ * of `contrat-concession`, with `autoriteConcedante`). The 2024 pipelines also write empty
+ * concession keys (`autoriteConcedante: ""`) on plain contracts: only a filled one counts.
+ */
+function isConcession(r: Raw): boolean {
+  if (typeof r._type === 'string' && r._type.toLowerCase().includes('concession')) return true;
+  const authority = r.autoriteConcedante;
+  return !!authority && typeof authority === 'object' && !r.acheteur;
+}
+
+/** Why a concession is skipped: the awards have no field for its authority, value, signature or holders. */
+export const CONCESSION_SKIPPED =
+  'contrat de concession non importé : autorité concédante, valeur globale, date de signature et concessionnaires n’ont pas de champ dans les attributions';
+
 export const decp: Importer<Raw, AwardRow> = {
   name: 'decp',
-  read: (stream: Readable) => jsonRecords(stream) as AsyncIterable<{ position: number; value: Raw } | { position: number; error: string }>,
+  // DECP files made with pandas carry bare NaN (decp-processing's 2024 files): read as null.
+  read: (stream: Readable) => jsonRecords(stream, { nonFiniteAsNull: true }) as AsyncIterable<RawRecord<Raw>>,
   map(r, now): Mapped<AwardRow> {
     if (!r || typeof r !== 'object') return { skip: 'enregistrement qui n’est pas un objet' };
+    // Never an award without buyer, amount, date or winner: a concession is said and skipped.
+    if (isConcession(r)) return { skip: CONCESSION_SKIPPED };
     const id = str(r.id);
     if (!id) return { skip: 'identifiant du marché absent' };
     const acheteur = (r.acheteur ?? {}) as Raw;
-    const acheteurId = str(acheteur.id)?.replace(/\s/g, '') ?? null;
+    // Some pipelines flatten the buyer's id into an `acheteur.id` key.
+    const acheteurId = str(acheteur.id ?? r['acheteur.id'])?.replace(/\s/g, '') ?? null;
     const notification = isoDate(str(r.dateNotification));
     if (notification === null) return { skip: `date de notification illisible (${String(r.dateNotification)})` };
     const montant = r.montant === undefined || r.montant === null || r.montant === '' ? null : Number(r.montant);

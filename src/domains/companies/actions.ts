@@ -22,34 +22,60 @@ function frenchDate(iso: string): string {
   return `${d}/${m}/${y}`;
 }
 
-/** The record of the spec: `fields` with exactly its keys. */
+/** The legacy nomenclatures SIRENE still carries for old records, named in plain French. */
+const LEGACY_NOMENCLATURES: Readonly<Record<string, string>> = {
+  NAP: 'NAP (nomenclature d’activités et de produits, antérieure à 1993)',
+  NAF1993: 'NAF de 1993',
+  NAFRev1: 'NAF rév. 1 (2003-2007)',
+};
+
+/**
+ * The activity's label: the NAF rév. 2 label when the code is one (and listed), else a
+ * sentence saying which nomenclature the code belongs to, never a NAF label for a legacy code.
+ */
+function activityLabel(code: string | null, nomenclature: string | null): string | null {
+  if (!code) return null;
+  if (nomenclature === null || nomenclature === 'NAFRev2') return NAF_LABELS.get(code) ?? null;
+  return `Code ${code} de l’ancienne nomenclature ${LEGACY_NOMENCLATURES[nomenclature] ?? nomenclature}, pas un code NAF rév. 2`;
+}
+
+/**
+ * The record of the spec: `fields` with exactly its keys. Without its legal unit (not
+ * imported yet), what the establishment tells: the unit's own fields are null.
+ */
 export function companyRecord(view: CompanyView, publicUrl: string, asEstablishment: boolean): CompanyRecord {
   const { company: c, establishment: e, rge } = view;
-  const codeNaf = (asEstablishment ? e?.activite_principale : null) ?? c.activite_principale;
-  const libelleNaf = codeNaf ? (NAF_LABELS.get(codeNaf) ?? null) : null;
-  const raisonSociale = c.denomination ?? c.nom_personne;
-  const active = (asEstablishment ? e?.etat === 'A' : c.etat === 'A') ? 'active' : 'cessee';
-  const created = (asEstablishment ? e?.date_creation : c.date_creation) ?? null;
+  const fromEstablishment = asEstablishment || !c;
+  const activity = (fromEstablishment && e?.activite_principale ? e : c) ?? e;
+  const codeNaf = activity?.activite_principale ?? null;
+  const nomenclature = activity?.nomenclature_activite ?? null;
+  const libelleNaf = activityLabel(codeNaf, nomenclature);
+  const raisonSociale = c ? (c.denomination ?? c.nom_personne) : null;
+  const active = (fromEstablishment ? e?.etat === 'A' : c?.etat === 'A') ? 'active' : 'cessee';
+  const created = (fromEstablishment ? e?.date_creation : c?.date_creation) ?? null;
   const domaines = [...new Set(rge.map((r) => r.domaine))].sort();
   const ends = rge.map((r) => r.date_fin).filter((d): d is string => !!d).sort();
-  const id = asEstablishment && e ? e.siret : c.siren;
+  const siren = c?.siren ?? e?.siren ?? '';
+  const id = asEstablishment && e ? e.siret : siren;
   const fields: CompanyRecord['fields'] = {
     adresse: e?.adresse ?? null,
-    categorie: c.categorie_entreprise,
+    categorie: c?.categorie_entreprise ?? null,
     code_naf: codeNaf,
+    code_naf_2025: activity?.activite_principale_naf25 ?? null,
     code_postal: e?.code_postal ?? null,
     date_creation: created,
     departement: e?.departement ?? null,
-    effectif: c.tranche_effectifs ? (EFFECTIF_LABELS[c.tranche_effectifs] ?? null) : null,
+    effectif: c?.tranche_effectifs ? (EFFECTIF_LABELS[c.tranche_effectifs] ?? null) : null,
     etat: active,
-    forme_juridique: c.categorie_juridique ? (FORME_JURIDIQUE_LABELS[c.categorie_juridique] ?? `Catégorie juridique ${c.categorie_juridique}`) : null,
+    forme_juridique: c?.categorie_juridique ? (FORME_JURIDIQUE_LABELS[c.categorie_juridique] ?? `Catégorie juridique ${c.categorie_juridique}`) : null,
     libelle_naf: libelleNaf,
-    nom_commercial: c.denomination_usuelle ?? e?.enseigne ?? null,
+    nomenclature_naf: codeNaf ? nomenclature : null,
+    nom_commercial: c?.denomination_usuelle ?? e?.enseigne ?? null,
     raison_sociale: raisonSociale,
     rge_date_fin: ends.at(-1) ?? null,
-    siren: c.siren,
+    siren,
     siret: e?.siret ?? null,
-    url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${c.siren}`,
+    url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${siren}`,
     ville: e?.commune ?? null,
     capital_social_eur: null,
     nombre_certifications_actives: rge.length,
@@ -61,10 +87,11 @@ export function companyRecord(view: CompanyView, publicUrl: string, asEstablishm
   };
   const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
   const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
+  const missingUnit = c ? '' : ' — unité légale pas encore importée';
   return {
     id,
-    titre: raisonSociale ?? `Entreprise ${c.siren}`,
-    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}.`,
+    titre: raisonSociale ?? `Entreprise ${siren}`,
+    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}${missingUnit}.`,
     fields,
   };
 }

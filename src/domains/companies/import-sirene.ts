@@ -13,6 +13,9 @@ const text = (v: string | undefined) => {
   const t = (v ?? '').trim();
   return t && t !== '[ND]' ? t : null;
 };
+// A NAF rév. 2 code: the nomenclature assumed when a file has no nomenclature column.
+const NAF_REV2 = /^\d{2}\.\d{2}[A-Z]$/;
+const nomenclatureOf = (given: string | undefined, code: string | null) => text(given) ?? (code && NAF_REV2.test(code) ? 'NAFRev2' : null);
 
 
 export const sireneUnites: Importer<Csv, CompanyRow> = {
@@ -28,6 +31,7 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
     if (etat !== 'A' && etat !== 'C') return { skip: `état administratif inconnu (${etat})` };
     const prenom = text(r.prenomUsuelUniteLegale) ?? text(r.prenom1UniteLegale);
     const nom = text(r.nomUsageUniteLegale) ?? text(r.nomUniteLegale);
+    const activite = text(r.activitePrincipaleUniteLegale);
     return {
       row: {
         siren,
@@ -36,7 +40,10 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
         nom_personne: nom ? [prenom, nom].filter(Boolean).join(' ') : null,
         denomination_usuelle: text(r.denominationUsuelle1UniteLegale),
         categorie_juridique: text(r.categorieJuridiqueUniteLegale),
-        activite_principale: text(r.activitePrincipaleUniteLegale),
+        activite_principale: activite,
+        nomenclature_activite: nomenclatureOf(r.nomenclatureActivitePrincipaleUniteLegale, activite),
+        // Only in the current layout (read by header name: absent in the older one).
+        activite_principale_naf25: text(r.activitePrincipaleNAF25UniteLegale),
         tranche_effectifs: text(r.trancheEffectifsUniteLegale) === 'NN' ? null : text(r.trancheEffectifsUniteLegale),
         categorie_entreprise: text(r.categorieEntreprise),
         date_creation: created ?? null,
@@ -74,6 +81,7 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
       .join(' ');
     const adresse = [text(r.complementAdresseEtablissement), street].filter(Boolean).join(', ') || null;
     const codeCommune = text(r.codeCommuneEtablissement);
+    const activite = text(r.activitePrincipaleEtablissement);
     return {
       row: {
         siret,
@@ -82,7 +90,9 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
         siege: (r.etablissementSiege ?? '').trim().toLowerCase() === 'true',
         etat,
         date_creation: created ?? null,
-        activite_principale: text(r.activitePrincipaleEtablissement),
+        activite_principale: activite,
+        nomenclature_activite: nomenclatureOf(r.nomenclatureActivitePrincipaleEtablissement, activite),
+        activite_principale_naf25: text(r.activitePrincipaleNAF25Etablissement),
         enseigne: text(r.enseigne1Etablissement) ?? text(r.denominationUsuelleEtablissement),
         adresse,
         code_postal: text(r.codePostalEtablissement),

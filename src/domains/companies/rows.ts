@@ -10,6 +10,10 @@ export interface CompanyRow {
   denomination_usuelle: string | null;
   categorie_juridique: string | null;
   activite_principale: string | null;
+  /** The nomenclature of `activite_principale` (NAFRev2, or a legacy one: NAFRev1, NAF1993, NAP). */
+  nomenclature_activite: string | null;
+  /** The NAF 2025 code, in the stock files that have it. */
+  activite_principale_naf25: string | null;
   tranche_effectifs: string | null;
   categorie_entreprise: string | null;
   date_creation: string | null;
@@ -29,6 +33,8 @@ export interface EstablishmentRow {
   etat: string;
   date_creation: string | null;
   activite_principale: string | null;
+  nomenclature_activite: string | null;
+  activite_principale_naf25: string | null;
   enseigne: string | null;
   adresse: string | null;
   code_postal: string | null;

@@ -25,6 +25,8 @@ export interface CompanyIndexFields {
   nom_personne: string | null;
   denomination_usuelle: string | null;
   activite_principale: string | null;
+  nomenclature_activite: string | null;
+  activite_principale_naf25: string | null;
 }
 
 /** What a company's search document takes from each of its establishments. */
@@ -36,7 +38,7 @@ interface PlaceFields {
   code_postal: string | null;
 }
 
-const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale'] as const;
+const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25'] as const;
 const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
 
 /** Adds the words of `value` once (the document keeps the first occurrence of each value). */
@@ -65,12 +67,15 @@ function companyDocument(c: CompanyIndexFields, places: readonly PlaceFields[] |
     }
     lieu = towns.join(' ') || null;
   }
-  const label = c.activite_principale ? NAF_LABELS.get(c.activite_principale) : undefined;
+  // A legacy code (NAP…) gets no NAF label: `22.02` is not NAF's 22.02.
+  const nafRev2 = c.nomenclature_activite === null || c.nomenclature_activite === 'NAFRev2';
+  const label = c.activite_principale && nafRev2 ? NAF_LABELS.get(c.activite_principale) : undefined;
+  const activite = [c.activite_principale, label, c.activite_principale_naf25].filter(Boolean).join(' ');
   return {
     key: c.siren,
     fields: {
       nom: names.join(' ') || null,
-      activite: c.activite_principale ? (label ? `${c.activite_principale} ${label}` : c.activite_principale) : label || null,
+      activite: activite || null,
       lieu,
     },
   };
@@ -94,7 +99,8 @@ const SQLITE_LOOKUP = 500;
 /**
  * Rebuilds the search documents of these companies from their unit and establishments.
  * `known`: units just written, by SIREN, not read again (a units import); the others are
- * read. A SIREN without a unit has no document. All the documents of the call are indexed
+ * read. A SIREN without a unit has no document (yet: the units import writes it whole, with
+ * the establishments already stored). All the documents of the call are indexed
  * at once (give it a whole batch).
  */
 export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<void> {

@@ -12,7 +12,8 @@ import type { CompanyFields, EstablishmentFields, RgeFields } from './rows.js';
 
 
 export interface CompanyView {
-  company: CompanyFields;
+  /** Null when the establishments were imported without their legal unit (yet). */
+  company: CompanyFields | null;
   /** The head office, or the establishment asked for. */
   establishment: EstablishmentFields | null;
   /** Certifications in force today: of the establishment asked for, else of every establishment. */
@@ -27,13 +28,29 @@ const COMPANY_COLUMNS = [
   'denomination_usuelle',
   'categorie_juridique',
   'activite_principale',
+  'nomenclature_activite',
+  'activite_principale_naf25',
   'tranche_effectifs',
   'categorie_entreprise',
   'date_creation',
   'etat',
   'nic_siege',
 ];
-const ESTABLISHMENT_COLUMNS = ['siret', 'siren', 'siege', 'etat', 'date_creation', 'activite_principale', 'enseigne', 'adresse', 'code_postal', 'commune', 'departement'];
+const ESTABLISHMENT_COLUMNS = [
+  'siret',
+  'siren',
+  'siege',
+  'etat',
+  'date_creation',
+  'activite_principale',
+  'nomenclature_activite',
+  'activite_principale_naf25',
+  'enseigne',
+  'adresse',
+  'code_postal',
+  'commune',
+  'departement',
+];
 
 const toEstablishment = (r: Record<string, unknown> | undefined): EstablishmentFields | null => (r ? ({ ...r, siege: Boolean(r.siege) } as EstablishmentFields) : null);
 
@@ -51,7 +68,15 @@ async function rgeOf(db: Database, where: { siret?: string; siren?: string }, to
 
 export async function companyBySiren(db: Database, siren: string, today: string): Promise<CompanyView | null> {
   const company = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
-  if (!company) return null;
+  if (!company) {
+    // Establishments without their unit (imported first, or alone): what they tell, from the
+    // head office, else an open establishment, else the first.
+    const known = await db('establishments')
+      .where({ siren })
+      .orderBy([{ column: 'siege', order: 'desc' }, { column: 'etat', order: 'asc' }, { column: 'siret', order: 'asc' }])
+      .first(ESTABLISHMENT_COLUMNS);
+    return known ? { company: null, establishment: toEstablishment(known), rge: await rgeOf(db, { siren }, today) } : null;
+  }
   const head =
     (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??
     (await db('establishments').where({ siren, siege: true }).first(ESTABLISHMENT_COLUMNS));
@@ -62,8 +87,7 @@ export async function companyBySiret(db: Database, siret: string, today: string)
   const establishment = await db('establishments').where({ siret }).first(ESTABLISHMENT_COLUMNS);
   if (!establishment) return null;
   const company = (await db('companies').where({ siren: establishment.siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
-  if (!company) return null;
-  return { company, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
+  return { company: company ?? null, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
 }
 
 export interface CompanyFilters {
@@ -103,6 +127,8 @@ export async function searchCompanies(
         else w.orWhere('c.activite_principale', 'like', `${code}%`);
       }
     });
+    // A NAF filter never matches a legacy code (NAP `22.02` would match `22`).
+    base.where((w) => w.whereNull('c.nomenclature_activite').orWhere('c.nomenclature_activite', 'NAFRev2'));
   }
   if (filters.effectif?.length) base.whereIn('c.tranche_effectifs', filters.effectif);
   if (filters.dept) {

@@ -10,7 +10,7 @@ import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const SPEC_FIELDS = [
-  'adresse', 'categorie', 'code_naf', 'code_postal', 'date_creation', 'departement', 'effectif', 'etat', 'forme_juridique', 'libelle_naf', 'nom_commercial',
+  'adresse', 'categorie', 'code_naf', 'code_naf_2025', 'code_postal', 'date_creation', 'departement', 'effectif', 'etat', 'forme_juridique', 'libelle_naf', 'nomenclature_naf', 'nom_commercial',
   'raison_sociale', 'rge_date_fin', 'siren', 'siret', 'url', 'ville', 'capital_social_eur', 'nombre_certifications_actives', 'est_rge', 'raison_sociale_connue',
   'rge_domaines', 'dirigeants', 'evolution_ca',
 ].sort();

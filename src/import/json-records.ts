@@ -1,0 +1,361 @@
+// JSON records, streamed: the records of a JSON document are found by the keys present
+// (an API answer puts `total_count` before `results`, a DECP file `$schema` before
+// `marches`), never by the first bytes alone; one record a line is told apart by its first
+// line. A syntax error stops the reading where it is, keeping what was read before it.
+import { Readable, Transform } from 'node:stream';
+import Assembler from 'stream-json/assembler.js';
+import { parser } from 'stream-json';
+import batch from 'stream-json/utils/batch.js';
+import { ImportInputError } from './input.js';
+import type { RawRecord } from './importer.js';
+
+export interface JsonOptions {
+  /**
+   * Reads the bare `NaN`, `Infinity` and `-Infinity` that pandas writes into JSON as null
+   * (the DECP consolidations): not JSON, but a whole file must not be lost for one value.
+   */
+  nonFiniteAsNull?: boolean;
+}
+
+/** The layouts understood, for the messages. */
+export const JSON_LAYOUTS =
+  '{"results": […]} (API Opendatasoft, quelles que soient les autres clés), {"records": […]}, un tableau [ … ], un enregistrement JSON par ligne, DECP 2019 {"marches": […]}, DECP 2024 {"marches": {"marche": […], "contrat-concession": […]}}';
+
+/** Top-level keys holding the list of records. */
+const TOP_LISTS = new Set(['results', 'records', 'marches']);
+/** Keys of the DECP 2024 `marches` object holding lists of records. */
+const DECP_2024_LISTS = new Set(['marche', 'contrat-concession']);
+
+/** How far the first line is looked for, to tell one record a line from a document. */
+const HEAD_MAX_BYTES = 1024 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+/** Pieces end after a value closed back to this depth (a record of the lists read is at most 3 deep). */
+const SPLIT_DEPTH = 3;
+const NULL = Buffer.from('null');
+const NON_FINITE: Record<number, Buffer> = { 0x4e: Buffer.from('NaN'), 0x49: Buffer.from('Infinity') };
+
+/**
+ * Scans the bytes before the JSON parser sees them: the byte offset (in the file as read,
+ * decompressed) after each closing `}` / `]`, one for each end token of the parser, in
+ * order, so that a record's end and a stop are told by their offset; and, when asked,
+ * `NaN` / `Infinity` / `-Infinity` outside strings rewritten as `null`. The bytes go to the
+ * parser in pieces cut after each value closed near the top (a record's end), because the
+ * parser throws away the tokens of a piece it fails in: a syntax error then loses only the
+ * record it is in. Bytes, not text: the ASCII bytes looked for never occur inside a
+ * multi-byte UTF-8 character.
+ */
+export class JsonScanner {
+  /** Offset in the file of the next byte to scan. */
+  offset = 0;
+  nulls = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private carry: Buffer | null = null;
+  private closes: number[] = [];
+  private closesHead = 0;
+
+  constructor(private readonly nonFiniteAsNull: boolean) {}
+
+  /** At the end of the input, whether a string, object or array was left open (a truncated file). */
+  get unfinished(): boolean {
+    return this.inString || this.depth > 0;
+  }
+
+  /** The offset after the next closing bracket (the parser's next end token). */
+  nextClose(): number {
+    const offset = this.closes[this.closesHead++] ?? this.offset;
+    if (this.closesHead > 4096 && this.closesHead * 2 > this.closes.length) {
+      this.closes = this.closes.slice(this.closesHead);
+      this.closesHead = 0;
+    }
+    return offset;
+  }
+
+  /** The pieces to parse for this chunk (a value cut by the chunk's end waits for the next one). */
+  push(chunk: Buffer, end = false): Buffer[] {
+    const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    this.carry = null;
+    const base = this.offset;
+    const pieces: Buffer[] = [];
+    let parts: Buffer[] = [];
+    let from = 0;
+    let i = 0;
+    for (; i < buf.length; i++) {
+      const c = buf[i] as number;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) this.escaped = true;
+        else if (c === QUOTE) this.inString = false;
+        continue;
+      }
+      if (c === QUOTE) this.inString = true;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth += 1;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        this.depth -= 1;
+        this.closes.push(base + i + 1);
+        if (this.depth <= SPLIT_DEPTH) {
+          parts.push(buf.subarray(from, i + 1));
+          pieces.push(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
+          parts = [];
+          from = i + 1;
+        }
+      } else if (this.nonFiniteAsNull && (c === MINUS || NON_FINITE[c])) {
+        const at = c === MINUS ? i + 1 : i;
+        if (at >= buf.length && !end) break;
+        const word = NON_FINITE[buf[at] as number];
+        if (!word) continue;
+        if (at + word.length > buf.length && !end) break;
+        if (!buf.subarray(at, at + word.length).equals(word)) continue;
+        parts.push(buf.subarray(from, i), NULL);
+        this.nulls += 1;
+        from = at + word.length;
+        i = from - 1;
+      }
+    }
+    if (i < buf.length) this.carry = buf.subarray(i);
+    this.offset = base + i;
+    if (from < i) parts.push(buf.subarray(from, i));
+    if (parts.length) pieces.push(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
+    return pieces;
+  }
+}
+
+/** A text with its NaN / Infinity outside strings read as null, and how many there were. */
+function nonFiniteAsNull(text: string): { text: string; nulls: number } {
+  const scanner = new JsonScanner(true);
+  const out = Buffer.concat(scanner.push(Buffer.from(text), true));
+  return { text: out.toString('utf8'), nulls: scanner.nulls };
+}
+
+/** Reads bytes until the first line is whole (or HEAD_MAX_BYTES), and gives them back with the rest. */
+async function peek(stream: Readable): Promise<{ head: string; complete: boolean; rest: AsyncIterable<Buffer> }> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let complete = false;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) {
+      complete = true;
+      break;
+    }
+    chunks.push(next.value);
+    size += next.value.length;
+    if (size >= HEAD_MAX_BYTES) break;
+    // A line seen after the first non-blank character: enough to tell.
+    const text = next.value.toString('latin1');
+    if (text.includes('\n') && Buffer.concat(chunks).toString('utf8').trimStart().includes('\n')) break;
+  }
+  const head = Buffer.concat(chunks).toString('utf8');
+  async function* rest(): AsyncIterable<Buffer> {
+    yield* chunks;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head, complete, rest: rest() };
+}
+
+const isRecordObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+const holdsList = (v: Record<string, unknown>) => [...TOP_LISTS].some((k) => Array.isArray(v[k]) || (k === 'marches' && v[k] && typeof v[k] === 'object'));
+
+/**
+ * One record a line, or one JSON document. A first line that is a whole object without a
+ * list of records is a record; one that is not whole JSON (`{` of an indented document)
+ * makes a document, unless the next lines are records (the first line is then a bad record).
+ */
+export function detectJsonLayout(head: string, complete: boolean, options: JsonOptions = {}): 'lines' | 'document' | null {
+  const start = head.replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('[')) return 'document';
+  if (!start.startsWith('{')) return null;
+  const parse = (line: string): unknown => {
+    try {
+      return JSON.parse(options.nonFiniteAsNull ? nonFiniteAsNull(line).text : line) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  const lines = start.split('\n');
+  if (lines.length === 1 && !complete) return 'document';
+  const first = parse(lines[0] as string);
+  if (isRecordObject(first)) return holdsList(first) ? 'document' : 'lines';
+  // The last line of an unfinished head may be cut.
+  const next = lines.slice(1, complete ? lines.length : -1).filter((l) => l.trim()).slice(0, 5);
+  return next.some((l) => isRecordObject(parse(l))) ? 'lines' : 'document';
+}
+
+export async function* jsonRecords(stream: Readable, options: JsonOptions = {}): AsyncGenerator<RawRecord<unknown>> {
+  const { head, complete, rest } = await peek(stream);
+  const layout = detectJsonLayout(head, complete, options);
+  if (!layout) throw new ImportInputError(`format JSON non reconnu (formats compris : ${JSON_LAYOUTS})`);
+  if (layout === 'lines') yield* jsonLines(Readable.from(rest), options);
+  else yield* jsonDocument(Readable.from(rest), options);
+}
+
+async function* jsonLines(source: Readable, options: JsonOptions): AsyncGenerator<RawRecord<unknown>> {
+  let position = 0;
+  let pending = '';
+  const decoder = new TextDecoder('utf-8');
+  const line = (text: string, at: number): RawRecord<unknown> | null => {
+    let trimmed = text.trim();
+    if (!trimmed) return null;
+    let nulls = 0;
+    if (options.nonFiniteAsNull) ({ text: trimmed, nulls } = nonFiniteAsNull(trimmed));
+    try {
+      const value = JSON.parse(trimmed) as unknown;
+      return nulls ? { position: at, value, nulls } : { position: at, value };
+    } catch {
+      return { position: at, error: 'JSON invalide' };
+    }
+  };
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const text of lines) {
+      const record = line(text.replace(/^\uFEFF/, ''), ++position);
+      if (record) yield record;
+    }
+  }
+  pending += decoder.decode();
+  const last = line(pending, position + 1);
+  if (last) yield last;
+}
+
+type Token = { name: string; value?: unknown };
+
+/** The parser's messages, in French. */
+function syntaxReason(err: unknown, truncated: boolean): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (truncated || /^Parser has expected/.test(message)) return 'fichier tronqué (fin du JSON manquante)';
+  if (/^Parser/.test(message)) return 'syntaxe JSON invalide';
+  return `lecture impossible (${message.slice(0, 120)})`;
+}
+
+async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGenerator<RawRecord<unknown>> {
+  const scanner = new JsonScanner(!!options.nonFiniteAsNull);
+  let bomChecked = false;
+  let ended = false;
+  const scan = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let bytes = chunk;
+      if (!bomChecked && bytes.length) {
+        bomChecked = true;
+        // A byte-order mark is not JSON: skipped, still counted in the offsets.
+        if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+          scanner.offset = 3;
+          bytes = bytes.subarray(3);
+        }
+      }
+      for (const piece of scanner.push(bytes)) this.push(piece);
+      done();
+    },
+    flush(done) {
+      ended = true;
+      for (const piece of scanner.push(Buffer.alloc(0), true)) this.push(piece);
+      done();
+    },
+  });
+  const tokens = parser.asStream({ packValues: true, streamValues: false });
+  const batches = batch.asStream({ batchSize: 1000 });
+  // An error (a syntax error, an unreadable file) ends the tokens as they are: the batch
+  // holding the last good tokens still comes out, then the stop is told. Never an unhandled 'error' event.
+  let failure: unknown = null;
+  const stop = (err: unknown) => {
+    failure ??= err;
+    tokens.unpipe(batches);
+    if (!batches.writableEnded) batches.end();
+  };
+  for (const stream of [source, scan, tokens, batches]) stream.on('error', stop);
+  source.pipe(scan).pipe(tokens).pipe(batches);
+
+  let depth = 0;
+  /** Depth of the list whose items are the records, -1 outside it. */
+  let listDepth = -1;
+  const keys: string[] = [];
+  const topKeys: string[] = [];
+  let topIsObject = false;
+  let listsFound = 0;
+  const assembler = new Assembler();
+  let inRecord = false;
+  let position = 0;
+  let lastClose = 0;
+  let nullsTold = 0;
+  const record = (value: unknown): RawRecord<unknown> => {
+    position += 1;
+    const nulls = scanner.nulls - nullsTold;
+    nullsTold = scanner.nulls;
+    return nulls ? { position, value, nulls } : { position, value };
+  };
+  const isList = (d: number) =>
+    d === 0 || (topIsObject && d === 1 && TOP_LISTS.has(keys[1] as string)) || (topIsObject && d === 2 && keys[1] === 'marches' && DECP_2024_LISTS.has(keys[2] as string));
+  try {
+    for await (const group of batches as AsyncIterable<Token[]>) {
+      const out: RawRecord<unknown>[] = [];
+      for (const token of group) {
+        const name = token.name;
+        const opens = name === 'startObject' || name === 'startArray';
+        const closes = name === 'endObject' || name === 'endArray';
+        if (closes) lastClose = scanner.nextClose();
+        if (inRecord) {
+          assembler.consume(token as never);
+          if (opens) depth += 1;
+          else if (closes) depth -= 1;
+          if (assembler.done) {
+            inRecord = false;
+            out.push(record(assembler.current));
+          }
+          continue;
+        }
+        if (opens) {
+          if (depth === listDepth) {
+            inRecord = true;
+            assembler.consume(token as never);
+          } else if (name === 'startArray' && isList(depth)) {
+            listDepth = depth + 1;
+            listsFound += 1;
+          } else if (depth === 0) topIsObject = true;
+          depth += 1;
+        } else if (closes) {
+          depth -= 1;
+          if (depth < listDepth) listDepth = -1;
+          keys.length = Math.min(keys.length, depth + 1);
+        } else if (name === 'keyValue') {
+          keys[depth] = token.value as string;
+          if (depth === 1 && topKeys.length < 12) topKeys.push(token.value as string);
+        } else if (depth === listDepth) {
+          // A record that is not an object (a number, a string): the importer says why it is skipped.
+          out.push(record(name === 'numberValue' ? Number(token.value) : (token.value ?? null)));
+        }
+      }
+      yield* out;
+    }
+  } catch (err) {
+    failure ??= err;
+  } finally {
+    source.destroy();
+  }
+  if (failure) {
+    yield {
+      position: position + 1,
+      error: `lecture arrêtée à l'enregistrement ${position + 1}, après l'octet ${lastClose} : ${syntaxReason(failure, ended && scanner.unfinished)} ; les ${position} enregistrements lus avant sont gardés`,
+      stop: true,
+      nulls: scanner.nulls - nullsTold,
+    };
+    return;
+  }
+  if (topIsObject && !listsFound) {
+    yield {
+      position: 1,
+      error: `format JSON non reconnu : objet aux clés ${topKeys.join(', ') || '(aucune)'}, sans liste d'enregistrements (formats compris : ${JSON_LAYOUTS})`,
+      stop: true,
+      nulls: scanner.nulls - nullsTold,
+    };
+  }
+}
