@@ -9,8 +9,9 @@ export const ROLES: readonly Role[] = ['admin', 'membre', 'lecteur'];
 /** Roles that may change the workspace. */
 export const WRITING_ROLES: readonly Role[] = ['admin', 'membre'];
 
-export interface Caller {
-  accountId: string;
+/** What an account says of its holder's access (the account store's record has these fields). */
+export interface CallerAccount {
+  userId: string;
   organisationId: string | null;
   role: Role | null;
   plan: Plan;
@@ -19,22 +20,16 @@ export interface Caller {
   eligibleAccess: boolean;
   /** Quota limits of the plan, or the organisation's negotiated ones. */
   limits: Limits;
+}
+
+/** The account's access, and the access in use: the token's (or the web pages') scopes and client. */
+export interface Caller extends Omit<CallerAccount, 'userId'> {
+  accountId: string;
   scopes: readonly string[];
   clientId: string;
   grantId: string | null;
   /** Where the call came in: REST, or one of the three MCP addresses. */
   address: 'rest' | ProfileName;
-}
-
-/** What an account says of its holder's access (the account store's record has these fields). */
-export interface CallerAccount {
-  userId: string;
-  organisationId: string | null;
-  role: Role | null;
-  plan: Plan;
-  emailOption: boolean;
-  eligibleAccess: boolean;
-  limits: Limits;
 }
 
 /** The caller of an account, through an access: a token's scopes and client, or the web pages'. */

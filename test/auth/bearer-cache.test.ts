@@ -4,16 +4,15 @@ import { BearerAuthenticator } from '../../src/auth/bearer.js';
 import type { AuthServer } from '../../src/auth/provider.js';
 import { createAccount, setOrganisationPlan } from '../../src/auth/store/accounts.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
-import { migrateLatest } from '../../src/migrations/index.js';
 import { oauthAdapterFactory } from '../../src/auth/store/oauth-store.js';
 import { createQuotaStore } from '../../src/access/quota-store.js';
-import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
 
 const RESOURCE = 'http://127.0.0.1:1/api/mcp';
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
 describe('bearer tokens kept in memory', () => {
-  let database: TestDatabaseUrl;
+  let migrated: MigratedDatabase;
   let db: Database;
   let other: Database;
   let clock = T0;
@@ -51,17 +50,15 @@ describe('bearer tokens kept in memory', () => {
   const refusal = (p: Promise<unknown>) => p.then(() => 'admis', (err: { code?: string }) => err.code);
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl, { searchPath: database.searchPath });
-    await migrateLatest(db);
-    other = openDatabase(database.databaseUrl, { searchPath: database.searchPath });
+    migrated = await openMigratedDatabase();
+    db = migrated.db;
+    // A second connection to the same database: another process's writes.
+    other = openDatabase(migrated.databaseUrl);
     adapter = new (oauthAdapterFactory(db))('AccessToken');
   });
   after(async () => {
     await other.destroy();
-    await db.destroy();
-    await database.cleanup();
+    await migrated.close();
   });
   beforeEach(() => {
     clock = T0;

@@ -6,10 +6,9 @@ import { BearerAuthenticator, DpopRefusal, bearerChallenge, type RequestProof } 
 import type { AuthServer } from '../../src/auth/provider.js';
 import { createAccount } from '../../src/auth/store/accounts.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
-import { migrateLatest } from '../../src/migrations/index.js';
 import { oauthAdapterFactory } from '../../src/auth/store/oauth-store.js';
 import { UnauthenticatedError } from '../../src/errors.js';
-import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../helpers/service.js';
+import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
 
 const ISSUER = 'http://127.0.0.1:1';
 const RESOURCE = `${ISSUER}/api/mcp`;
@@ -30,7 +29,7 @@ async function key(alg = 'ES256'): Promise<Key> {
 const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 describe('DPoP proofs on the resource side', () => {
-  let database: TestDatabaseUrl;
+  let migrated: MigratedDatabase;
   let db: Database;
   let other: Database;
   let adapter: InstanceType<ReturnType<typeof oauthAdapterFactory>>;
@@ -81,11 +80,10 @@ describe('DPoP proofs on the resource side', () => {
     );
 
   before(async () => {
-    database = freshDatabase();
-    await database.prepare();
-    db = openDatabase(database.databaseUrl, { searchPath: database.searchPath });
-    await migrateLatest(db);
-    other = openDatabase(database.databaseUrl, { searchPath: database.searchPath });
+    migrated = await openMigratedDatabase();
+    db = migrated.db;
+    // A second connection to the same database: another process's writes.
+    other = openDatabase(migrated.databaseUrl);
     adapter = new (oauthAdapterFactory(db))('AccessToken');
     accountId = (await createAccount(db, { email: 'dpop@exemple.fr', passwordHash: 'x', organisation: 'Org DPoP', plan: 'free' }, new Date())).userId;
     holder = await key();
@@ -94,8 +92,7 @@ describe('DPoP proofs on the resource side', () => {
   });
   after(async () => {
     await other.destroy();
-    await db.destroy();
-    await database.cleanup();
+    await migrated.close();
   });
 
   it('accepts a bound token under the DPoP scheme with a valid proof (the scheme name in any case), each call with a new proof', async () => {
