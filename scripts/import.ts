@@ -1,11 +1,10 @@
 // npm run import -- <source> <file…>
 // Imports published open-data files into the database of DATABASE_URL (the running
-// server's): sirene-unites, sirene-etablissements, rge, boamp, decp. Plain, .gz or .zip.
+// server's): one of the sources of src/domains/importers.ts. Plain, .gz or .zip.
 // Exit code 1 when a file could not be imported, could not be read to its end, or gave no
 // record at all (a file in another layout must not look like a success).
 import { IMPORTERS } from '../src/domains/importers.js';
 import { ImportInputError } from '../src/import/input.js';
-import { JSON_LAYOUTS } from '../src/import/records.js';
 import { importFailure, importFile, type ImportReport } from '../src/import/run.js';
 import { fail, withDatabase } from './lib/cli.js';
 
@@ -13,14 +12,14 @@ const [source, ...files] = process.argv.slice(2).filter((a) => a !== '--');
 const importer = source ? IMPORTERS[source] : undefined;
 if (!importer) fail(`source inconnue : ${source ?? '(aucune)'}. Sources : ${Object.keys(IMPORTERS).join(', ')}.`);
 if (!files.length) fail('aucun fichier à importer.');
-const json = importer.name === 'boamp' || importer.name === 'decp';
+const { unit, layouts } = importer.input;
 
 function summary(r: ImportReport): string {
   const lines = [
     `${r.file} : ${r.read} lus, ${r.inserted} ajoutés, ${r.updated} mis à jour, ${r.skipped} écartés en ${r.seconds.toFixed(1)} s (${Math.round(r.read / Math.max(r.seconds, 0.001))} lignes/s).`,
   ];
   if (r.nulls) lines.push(`  ${r.nulls} valeur${r.nulls > 1 ? 's' : ''} NaN ou Infinity (hors JSON) lue${r.nulls > 1 ? 's' : ''} comme null.`);
-  for (const p of r.problems.slice(0, 20)) lines.push(`  écarté, ${json ? 'enregistrement' : 'ligne'} ${p.position} : ${p.reason}`);
+  for (const p of r.problems.slice(0, 20)) lines.push(`  écarté, ${unit} ${p.position} : ${p.reason}`);
   if (r.skipped > 20) lines.push(`  … et ${r.skipped - 20} autres écartés.`);
   return lines.join('\n');
 }
@@ -31,7 +30,7 @@ await withDatabase(async (db) => {
     try {
       const report = await importFile(db, importer, file);
       console.log(summary(report));
-      const failure = importFailure(report, json ? JSON_LAYOUTS : null);
+      const failure = importFailure(report, layouts);
       if (failure) {
         failed = true;
         console.error(`Erreur : ${failure}`);

@@ -17,6 +17,11 @@ export type Mapped<Row> = { row: Row } | { skip: string };
 export interface Importer<Raw, Row> {
   /** The source name, as given to `npm run import`. */
   name: string;
+  /**
+   * What the import's messages call a record (`ligne` for a CSV row, `enregistrement` for a
+   * JSON record), and the layouts understood, said when a file gives nothing.
+   */
+  input: { unit: 'ligne' | 'enregistrement'; layouts: string | null };
   read(stream: Readable): AsyncIterable<RawRecord<Raw>>;
   map(raw: Raw, now: string): Mapped<Row>;
   /** Writes a batch in the transaction; returns how many rows were new, replaced a stored one, or were kept out (older). */

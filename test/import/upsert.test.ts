@@ -137,6 +137,7 @@ describe('import upserts', function () {
     const batches: string[][] = [];
     const recording: Importer<Record<string, string>, { siren: string; nom: string }> = {
       name: 'essai-ordre',
+      input: { unit: 'ligne', layouts: null },
       read: IMPORTERS['sirene-unites']!.read as never,
       map: (r) => ({ row: { siren: r.siren as string, nom: r.denominationUniteLegale as string } }),
       sortKey: (row) => row.siren,
@@ -156,6 +157,7 @@ describe('import upserts', function () {
   it('writes each batch in a transaction of its own: a failure rolls back its batch only', async () => {
     const failing: Importer<Record<string, string>, { siren: string }> = {
       name: 'essai',
+      input: { unit: 'ligne', layouts: null },
       read: IMPORTERS['sirene-unites']!.read as never,
       map: (r) => ({ row: { siren: r.siren as string } }),
       async write(trx: Knex.Transaction, rows) {

@@ -2,7 +2,7 @@
 // ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
 import type { Readable } from 'node:stream';
 import { reindexAwards } from './search-index.js';
-import { jsonRecords, type RawRecord } from '../../import/records.js';
+import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { AwardRow } from './rows.js';
 import { normaliseCpv } from '../reference/lists.js';
@@ -48,6 +48,7 @@ export const CONCESSION_SKIPPED =
 
 export const decp: Importer<Raw, AwardRow> = {
   name: 'decp',
+  input: { unit: 'enregistrement', layouts: JSON_LAYOUTS },
   // DECP files made with pandas carry bare NaN (decp-processing's 2024 files): read as null.
   read: (stream: Readable) => jsonRecords(stream, { nonFiniteAsNull: true }) as AsyncIterable<RawRecord<Raw>>,
   map(r, now): Mapped<AwardRow> {

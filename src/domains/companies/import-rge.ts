@@ -14,6 +14,7 @@ const text = (v: string | undefined) => (v ?? '').trim() || null;
 
 export const rge: Importer<Csv, RgeRow> = {
   name: 'rge',
+  input: { unit: 'ligne', layouts: null },
   // The ADEME export is comma-separated; some mirrors use semicolons: the header tells.
   read: (stream: Readable) => csvRecords(stream, ','),
   map(r, now): Mapped<RgeRow> {

@@ -20,6 +20,7 @@ const nomenclatureOf = (given: string | undefined, code: string | null) => text(
 
 export const sireneUnites: Importer<Csv, CompanyRow> = {
   name: 'sirene-unites',
+  input: { unit: 'ligne', layouts: null },
   read: (stream: Readable) => csvRecords(stream, ','),
   sortKey: (row) => row.siren,
   map(r, now): Mapped<CompanyRow> {
@@ -67,6 +68,7 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
 
 export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
   name: 'sirene-etablissements',
+  input: { unit: 'ligne', layouts: null },
   read: (stream: Readable) => csvRecords(stream, ','),
   sortKey: (row) => row.siret,
   map(r, now): Mapped<EstablishmentRow> {

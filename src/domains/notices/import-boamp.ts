@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { normaliseCpv } from '../reference/lists.js';
 import { reindexNotices } from './search-index.js';
 import { foldText } from '../../platform/search/text-fold.js';
-import { jsonRecords } from '../../import/records.js';
+import { jsonRecords, JSON_LAYOUTS } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { NoticeRow } from './rows.js';
 import { isoDate, stableUuid } from '../../import/fields.js';
@@ -45,6 +45,7 @@ export function cpvCodesOf(donnees: unknown): string[] {
 
 export const boamp: Importer<Raw, NoticeRow> = {
   name: 'boamp',
+  input: { unit: 'enregistrement', layouts: JSON_LAYOUTS },
   read: (stream: Readable) => jsonRecords(stream) as AsyncIterable<{ position: number; value: Raw } | { position: number; error: string }>,
   map(r, now): Mapped<NoticeRow> {
     if (!r || typeof r !== 'object') return { skip: 'enregistrement qui n’est pas un objet' };
