@@ -88,10 +88,11 @@ describe('import upserts', function () {
   });
 
   it('indexes a company with its establishments, whichever file comes first', async () => {
-    // Establishments first: no document until the unit comes.
+    // Establishments first: a provisional document from the establishments, completed by the unit.
     const et = await establishments([establishment('35600000000048', 'LANDERNEAU', '29800', '2026-01-10T10:00:00'), establishment('35600000000055', 'BREST', '29200', '2026-01-10T10:00:00')]);
     expect(et).to.include({ inserted: 2, kept: 0 });
-    expect(await find('landerneau')).to.deep.equal([]);
+    expect(await find('landerneau')).to.deep.equal(['356000000']);
+    expect(await find('epsilon')).to.deep.equal([]);
     await units([unit('356000000', 'Epsilon', '2026-01-10T10:00:00')]);
     expect(await find('epsilon landerneau')).to.deep.equal(['356000000']);
     expect(await find('brest')).to.deep.equal(['356000000']);

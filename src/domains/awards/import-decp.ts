@@ -60,7 +60,11 @@ export const decp: Importer<Raw, AwardRow> = {
     const acheteur = (r.acheteur ?? {}) as Raw;
     // Some pipelines flatten the buyer's id into an `acheteur.id` key.
     const acheteurId = str(acheteur.id ?? r['acheteur.id'])?.replace(/\s/g, '') ?? null;
+    // Every DECP contract has its buyer and notification date: a record without them is not
+    // one (a BOAMP notice given as DECP has an `id` and an `objet` too): never an empty award.
+    if (!acheteurId && !str(acheteur.nom)) return { skip: 'acheteur absent : pas un marché au format DECP' };
     const notification = isoDate(str(r.dateNotification));
+    if (notification === undefined) return { skip: 'date de notification absente : pas un marché au format DECP' };
     if (notification === null) return { skip: `date de notification illisible (${String(r.dateNotification)})` };
     const montant = r.montant === undefined || r.montant === null || r.montant === '' ? null : Number(r.montant);
     if (montant !== null && !Number.isFinite(montant)) return { skip: `montant illisible (${String(r.montant)})` };
@@ -84,7 +88,7 @@ export const decp: Importer<Raw, AwardRow> = {
         lieu_type: lieuType,
         departement: departementOfPlace(lieuCode, lieuType),
         montant,
-        date_notification: notification ?? null,
+        date_notification: notification,
         duree_mois: duree !== null && Number.isFinite(duree) ? Math.round(duree) : null,
         forme_prix: str(r.formePrix),
         winners: winnersOf(r.titulaires),

@@ -6,7 +6,7 @@ import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { CompanyRow, EstablishmentRow } from './rows.js';
 import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
-import { upsertRows } from '../../import/upsert.js';
+import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 
 type Csv = Record<string, string>;
 const text = (v: string | undefined) => {
@@ -17,6 +17,72 @@ const text = (v: string | undefined) => {
 const NAF_REV2 = /^\d{2}\.\d{2}[A-Z]$/;
 const nomenclatureOf = (given: string | undefined, code: string | null) => text(given) ?? (code && NAF_REV2.test(code) ? 'NAFRev2' : null);
 
+/** How well an establishment speaks for its company while the unit is unknown: head office first, then open ones. */
+const standing = (e: EstablishmentRow) => (e.siege ? 2 : 0) + (e.etat === 'A' ? 1 : 0);
+
+/**
+ * Gives a provisional `companies` row (`unit_known` false) to every SIREN of these
+ * establishments that has no row, from its best establishment, so that searches find it
+ * (issue 13); a provisional row is completed by a later batch's head office or open
+ * establishment. The unit's import replaces the row whole (no version: any beats none).
+ */
+async function provideUnknownUnits(trx: Knex.Transaction, establishments: readonly EstablishmentRow[], now: string): Promise<void> {
+  const best = new Map<string, EstablishmentRow>();
+  for (const e of establishments) {
+    const current = best.get(e.siren);
+    if (!current || standing(e) > standing(current)) best.set(e.siren, e);
+  }
+  const sirens = [...best.keys()];
+  const stored = new Map<string, { unit_known: unknown; etat: string; nic_siege: string | null }>();
+  for (let i = 0; i < sirens.length; i += 900) {
+    const rows = await trx('companies').whereIn('siren', sirens.slice(i, i + 900)).select('siren', 'unit_known', 'etat', 'nic_siege');
+    for (const r of rows as { siren: string; unit_known: unknown; etat: string; nic_siege: string | null }[]) stored.set(r.siren, r);
+  }
+  const activity = (e: EstablishmentRow) => ({
+    activite_principale: e.activite_principale,
+    nomenclature_activite: e.nomenclature_activite,
+    activite_principale_naf25: e.activite_principale_naf25,
+  });
+  const provisional: Record<string, unknown>[] = [];
+  for (const [siren, e] of best) {
+    const s = stored.get(siren);
+    if (!s) {
+      provisional.push({
+        siren,
+        ...activity(e),
+        etat: e.etat === 'A' ? 'A' : 'C',
+        nic_siege: e.siege ? e.nic : null,
+        unit_known: false,
+        source_updated: null,
+        ingested_at: now,
+        updated_at: now,
+      });
+      continue;
+    }
+    if (s.unit_known) continue;
+    const newHead = e.siege && s.nic_siege !== e.nic;
+    const nowOpen = e.etat === 'A' && s.etat !== 'A';
+    if (!newHead && !nowOpen) continue;
+    await trx('companies')
+      .where({ siren, unit_known: false })
+      .update({ ...(newHead || s.nic_siege === null ? activity(e) : {}), etat: nowOpen ? 'A' : s.etat, nic_siege: e.siege ? e.nic : s.nic_siege, updated_at: now });
+  }
+  await insertIgnoring(trx, 'companies', 'siren', provisional);
+}
+
+/** The SIRENs of these units whose row is provisional: one look in the partial index of the provisional rows (usually empty). */
+async function provisionalAmong(trx: Knex.Transaction, rows: readonly CompanyRow[]): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  let low = (rows[0] as CompanyRow).siren;
+  let high = low;
+  for (const r of rows) {
+    if (r.siren < low) low = r.siren;
+    if (r.siren > high) high = r.siren;
+  }
+  const found = (await trx('companies').whereRaw('unit_known = false').whereBetween('siren', [low, high]).pluck('siren')) as string[];
+  const wanted = new Set(rows.map((r) => r.siren));
+  return new Set(found.filter((s) => wanted.has(s)));
+}
 
 export const sireneUnites: Importer<Csv, CompanyRow> = {
   name: 'sirene-unites',
@@ -50,6 +116,7 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
         date_creation: created ?? null,
         etat,
         nic_siege: text(r.nicSiegeUniteLegale),
+        unit_known: true,
         source_updated: text(r.dateDernierTraitementUniteLegale),
         ingested_at: now,
         updated_at: now,
@@ -57,7 +124,12 @@ export const sireneUnites: Importer<Csv, CompanyRow> = {
     };
   },
   async write(trx: Knex.Transaction, rows) {
+    const provisional = await provisionalAmong(trx, rows);
     const { applied, ...counts } = await upsertRows(trx, 'companies', 'siren', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    // A unit replacing the provisional row of its establishments is a new unit, said as added.
+    const completed = applied.filter((r) => provisional.has(r.siren)).length;
+    counts.inserted += completed;
+    counts.updated -= completed;
     // The documents of the companies written, from the rows in hand (a row kept out changed nothing).
     const written = new Map(applied.map((r) => [r.siren, r]));
     await reindexCompanies(trx, [...written.keys()], written);
@@ -107,8 +179,9 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
       },
     };
   },
-  async write(trx, rows) {
+  async write(trx, rows, now) {
     const { applied, ...counts } = await upsertRows(trx, 'establishments', 'siret', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
+    await provideUnknownUnits(trx, applied, now);
     await reindexCompanies(trx, applied.map((r) => r.siren));
     return counts;
   },

@@ -19,6 +19,12 @@ export interface CompanyRow {
   date_creation: string | null;
   etat: string;
   nic_siege: string | null;
+  /**
+   * False for a provisional row made from the establishments of a SIREN whose legal unit is
+   * not imported (yet): only its activity, state and head office's NIC are filled, for the
+   * searches; the record reads the establishments instead. The unit's import replaces it.
+   */
+  unit_known: boolean;
   source_updated: string | null;
   ingested_at: string;
   updated_at: string;
@@ -61,7 +67,7 @@ export interface RgeRow {
 }
 
 /** What a company's record reads of its unit. */
-export type CompanyFields = Omit<CompanyRow, 'source_updated' | 'ingested_at' | 'updated_at'>;
+export type CompanyFields = Omit<CompanyRow, 'unit_known' | 'source_updated' | 'ingested_at' | 'updated_at'>;
 
 /** What a company's record reads of an establishment. */
 export type EstablishmentFields = Omit<EstablishmentRow, 'nic' | 'code_commune' | 'source_updated' | 'ingested_at' | 'updated_at'>;

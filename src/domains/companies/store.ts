@@ -35,6 +35,7 @@ const COMPANY_COLUMNS = [
   'date_creation',
   'etat',
   'nic_siege',
+  'unit_known',
 ];
 const ESTABLISHMENT_COLUMNS = [
   'siret',
@@ -66,8 +67,16 @@ async function rgeOf(db: Database, where: { siret?: string; siren?: string }, to
   return inForce(q, today).orderBy('r.domaine');
 }
 
+/** The legal unit of this SIREN, undefined when it is not imported (no row, or a provisional one). */
+async function unitOf(db: Database, siren: string): Promise<CompanyFields | undefined> {
+  const row = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as (CompanyFields & { unit_known: unknown }) | undefined;
+  if (!row || !row.unit_known) return undefined;
+  const { unit_known: _known, ...company } = row;
+  return company;
+}
+
 export async function companyBySiren(db: Database, siren: string, today: string): Promise<CompanyView | null> {
-  const company = (await db('companies').where({ siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
+  const company = await unitOf(db, siren);
   if (!company) {
     // Establishments without their unit (imported first, or alone): what they tell, from the
     // head office, else an open establishment, else the first.
@@ -86,7 +95,7 @@ export async function companyBySiren(db: Database, siren: string, today: string)
 export async function companyBySiret(db: Database, siret: string, today: string): Promise<CompanyView | null> {
   const establishment = await db('establishments').where({ siret }).first(ESTABLISHMENT_COLUMNS);
   if (!establishment) return null;
-  const company = (await db('companies').where({ siren: establishment.siren }).first(COMPANY_COLUMNS)) as CompanyFields | undefined;
+  const company = await unitOf(db, establishment.siren);
   return { company: company ?? null, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
 }
 
