@@ -809,6 +809,16 @@ export interface components {
             departements_requis: boolean;
             /** @description Les termes de l'alerte sont appliqués à cette source. */
             terme_applique: boolean;
+            /** @description Ce que le service détient de la source (compté au plus une fois par minute) : 0 enregistrement veut dire qu'aucune donnée n'est encore importée, et qu'une alerte ne peut rien y trouver tant qu'il en est ainsi. */
+            donnees: {
+                /** @description Nombre d'enregistrements de la source dans le service. */
+                enregistrements: number;
+                /**
+                 * Format: date-time
+                 * @description Entrée du plus récent dans le service (ISO 8601, heure de Paris) ; null sans donnée.
+                 */
+                derniere_entree: string | null;
+            };
         };
         Departement: {
             code: components["schemas"]["DepartementCode"];

@@ -8,6 +8,7 @@ import { parseQuery } from '../../platform/search/query-syntax.js';
 import { ConflictError, InvalidArgumentsError } from '../../errors.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
+import { sourceVolumes } from '../source-volumes.js';
 import type { HandlerMap, OperationArgs, OperationResults } from '../../../generated/handler-map.js';
 
 type AlertActions = Pick<HandlerMap<Caller>, 'alertes.create' | 'alertes.delete' | 'alertes.list'>;
@@ -117,6 +118,13 @@ export function alertActions({ db, now }: Services): AlertActions {
   return {
     'alertes.create': async (args, caller) => {
       const plan = planAlert(args);
+      // The truth about the data: a watched source the service holds nothing of raises nothing yet.
+      const volumes = await sourceVolumes(db, now().getTime());
+      const empty = plan.record.sourcesWatched.filter((s) => (volumes.get(s as (typeof ALERT_SOURCES)[number])?.records ?? 0) === 0);
+      if (empty.length)
+        plan.warnings.push(
+          `${empty.length > 1 ? 'Les sources' : 'La source'} ${empty.map(quote).join(', ')} ${empty.length > 1 ? "n'ont" : "n'a"} encore aucune donnée dans le service : ${empty.length > 1 ? 'elles sont surveillées' : 'elle est surveillée'}, mais rien n'y sera trouvé avant ${empty.length > 1 ? 'leur' : 'son'} premier import (voir referentiel_sources).`,
+        );
       // Writes have been checked to have an organisation (call path).
       const organisationId = caller.organisationId as string;
       const record: AlertRecord = {

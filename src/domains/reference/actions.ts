@@ -2,6 +2,8 @@
 import type { Caller } from '../../access/caller.js';
 import { listAlertSources, listCpv, listDepartements, listNaf, listRegions } from './store.js';
 import type { Services } from '../context.js';
+import { sourceVolumes, type AlertSourceCode } from '../source-volumes.js';
+import { parisIso } from '../../platform/paris-time.js';
 import type { HandlerMap } from '../../../generated/handler-map.js';
 
 type ReferenceActions = Pick<
@@ -13,9 +15,17 @@ function list<T>(items: T[]): { total: number; items: T[] } {
   return { total: items.length, items };
 }
 
-export function referenceActions({ db }: Services): ReferenceActions {
+export function referenceActions({ db, now }: Services): ReferenceActions {
   return {
-    'referentiels.sources': async () => list(await listAlertSources(db)),
+    'referentiels.sources': async () => {
+      const [sources, volumes] = await Promise.all([listAlertSources(db), sourceVolumes(db, now().getTime())]);
+      return list(
+        sources.map((s) => {
+          const volume = volumes.get(s.code as AlertSourceCode);
+          return { ...s, donnees: { enregistrements: volume?.records ?? 0, derniere_entree: volume?.lastIngestedAt ? parisIso(new Date(volume.lastIngestedAt)) : null } };
+        }),
+      );
+    },
     'referentiels.departements': async (args) => list(await listDepartements(db, args)),
     'referentiels.regions': async () => list(await listRegions(db)),
     'referentiels.naf': async (args) => list(await listNaf(db, args)),

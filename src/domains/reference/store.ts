@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import { foldedWords } from '../../platform/search/text-fold.js';
 
 // Rows are returned in the contract's own shapes.
-export type AlertSourceRow = components['schemas']['AlertSource'];
+export type AlertSourceRow = Omit<components['schemas']['AlertSource'], 'donnees'>;
 export type DepartementRow = components['schemas']['Departement'];
 export type RegionRow = components['schemas']['Region'];
 export type NafRow = components['schemas']['NafCode'];

@@ -46,6 +46,9 @@ function parisOffset(at: Date): string {
 
 const unique = () => randomBytes(3).toString('hex');
 
+/** The warnings of the alert's rules, without the one about sources holding no data yet (this test's database is empty). */
+const ruleWarnings = (warnings: string[]) => warnings.filter((w) => !/aucune donnée dans le service/.test(w));
+
 describe('alerts (issue 5)', function () {
   this.timeout(60_000);
   let svc: TestService;
@@ -180,7 +183,7 @@ describe('alerts (issue 5)', function () {
         expect(body.alerte.sources_surveillees).to.deep.equal(ALL_SOURCES.filter((s) => s !== 'attribution' && s !== 'dvf'));
         expect(body.alerte.frequency).to.equal('daily');
         expect(body.alerte.departements).to.deep.equal([]);
-        expect(body.warnings).to.have.length(2);
+        expect(ruleWarnings(body.warnings)).to.have.length(2);
         expect(body.warnings.some((w: string) => w.includes('« attribution »'))).to.equal(true);
         expect(body.warnings.some((w: string) => w.includes('« dvf »'))).to.equal(true);
       });
@@ -423,7 +426,7 @@ describe('alerts (issue 5)', function () {
           expect(body.created).to.equal(true);
           expect(body.alerte.sources_surveillees).to.deep.equal(c.watched);
           expect(body.alerte.kind).to.equal(c.kind ?? 'mots_cles');
-          expect(body.warnings, JSON.stringify(body.warnings)).to.have.length(c.warnings.length);
+          expect(ruleWarnings(body.warnings), JSON.stringify(body.warnings)).to.have.length(c.warnings.length);
           for (const pattern of c.warnings) expect(body.warnings.filter((w: string) => pattern.test(w)), String(pattern)).to.have.length(1);
         }
         expect(mcp.warnings).to.deep.equal(rest.warnings);

@@ -1,6 +1,12 @@
 // The reference operations answer the seeded lists, filtered as the contract says, on REST and MCP alike.
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { importFile } from '../../../src/import/run.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { forgetSourceVolumes } from '../../../src/domains/source-volumes.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+
+const BOAMP_SAMPLE = fileURLToPath(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url));
 
 describe('reference operations over REST', () => {
   let svc: TestService;
@@ -18,6 +24,28 @@ describe('reference operations over REST', () => {
     ]);
     const dvf = json.items.find((s: { code: string }) => s.code === 'dvf');
     expect(dvf).to.include({ departements_requis: true, terme_applique: false });
+  });
+
+  it('says what the service holds of each source, and an alert says which watched sources hold nothing yet', async () => {
+    const before = await svc.rest('referentiels.sources', {});
+    const marche = () => before.json.items.find((s: { code: string }) => s.code === 'marche');
+    expect(marche().donnees).to.deep.equal({ enregistrements: 0, derniere_entree: null });
+    const empty = await svc.rest('alertes.create', { name: 'Sans données', query: 'toiture', sources: ['marche'] });
+    expect(empty.json.warnings).to.have.length(1);
+    expect(empty.json.warnings[0]).to.match(/^La source « marche » n'a encore aucune donnée dans le service/);
+
+    await importFile(svc.db, IMPORTERS.boamp as never, BOAMP_SAMPLE, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+    // Counted at most once a minute: the import in this process forgets the counts.
+    forgetSourceVolumes(svc.db);
+    const after = await svc.rest('referentiels.sources', {});
+    const held = after.json.items.find((s: { code: string }) => s.code === 'marche').donnees;
+    expect(held.enregistrements).to.equal(4);
+    expect(held.derniere_entree).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);
+    expect(after.json.items.find((s: { code: string }) => s.code === 'dce').donnees).to.deep.equal({ enregistrements: 0, derniere_entree: null });
+    const full = await svc.rest('alertes.create', { name: 'Avec données', query: 'toiture', sources: ['marche', 'dce'] });
+    expect(full.json.warnings.filter((w: string) => /aucune donnée/.test(w))).to.deep.equal([
+      "La source « dce » n'a encore aucune donnée dans le service : elle est surveillée, mais rien n'y sera trouvé avant son premier import (voir referentiel_sources).",
+    ]);
   });
 
   it('finds a department by name with accents and case folded, or by code', async () => {
