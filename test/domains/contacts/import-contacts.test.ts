@@ -14,7 +14,7 @@ describe('contacts importer', () => {
 
   it('drops each filled contact key and counts it; an empty one is dropped uncounted', () => {
     const filled = Object.fromEntries([...CONTACT_KEYS].map((k) => [k, k.includes('mail') || k === 'courriel' ? 'a@b.fr' : '02 98 98 89 89']));
-    const mapped = contacts.map({ ...line, ...filled, fax: '' }, NOW) as { row: Record<string, unknown>; dropped: number };
+    const mapped = contacts.map({ ...line, ...filled, fax: '' }, NOW) as unknown as { row: Record<string, unknown>; dropped: number };
     expect(mapped.dropped).to.equal(CONTACT_KEYS.size - 1);
     expect(Object.keys(mapped.row).sort()).to.deep.equal(
       ['id', 'nom', 'role', 'organisation', 'organisation_siren', 'organisation_siret', 'commune', 'commune_nom', 'departement', 'organisation_mots', 'role_mots', 'ingested_at', 'updated_at'].sort(),

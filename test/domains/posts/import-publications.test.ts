@@ -7,7 +7,7 @@ const line = { id: 'mastodon-1', reseau: 'mastodon', auteur: 'Ville de Brest', d
 
 describe('publications importer', () => {
   it('keeps the day written in the date, prefers the commune’s department, masks and drops, counting', () => {
-    const mapped = publications.map(line, NOW) as { row: Record<string, unknown>; dropped: number };
+    const mapped = publications.map(line, NOW) as unknown as { row: Record<string, unknown>; dropped: number };
     expect(mapped.dropped).to.equal(2);
     expect(mapped.row).to.include({ date_publication: '2026-03-01T23:30:00-01:00', jour: '2026-03-01', departement: '29', texte: 'Chantier, infos au [coordonnée masquée]' });
     expect(mapped.row).to.not.have.property('lien');
