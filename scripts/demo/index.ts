@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { writeBoamp } from './boamp.js';
 import { BuyerPicker, buildBuyers } from './buyers.js';
 import { CompanyIndex, type DemoContext } from './companies.js';
+import { writeContacts } from './contacts.js';
+import { writeDeliberations } from './deliberations.js';
+import { writePublications } from './publications.js';
 import { writeDecp } from './decp.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
@@ -23,7 +26,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'deliberations' | 'publications' | 'contacts';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -44,13 +47,16 @@ export interface DemoDataResult {
     avis: number;
     attributions2019: number;
     attributions2024: number;
+    deliberations: number;
+    publications: number;
+    contacts: number;
   };
   durationMs: number;
 }
 
-export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number }>> = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000 },
+export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; deliberations: number; publications: number; contacts: number }>> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, deliberations: 100_000, publications: 300_000, contacts: 200_000 },
 };
 
 export const DEMO_FILES = {
@@ -61,6 +67,9 @@ export const DEMO_FILES = {
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
   decp2024: 'decp/decp-2024.json',
+  deliberations: 'mairie/deliberations.jsonl',
+  publications: 'reseaux-sociaux/publications.jsonl',
+  contacts: 'contacts/contacts.jsonl',
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -108,6 +117,16 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
   files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
 
+  step(`Délibérations municipales (${sizes.deliberations})…`);
+  const minutes = await writeDeliberations(ctx, sizes.deliberations, picker, companies, path(DEMO_FILES.deliberations));
+  files.push({ source: 'deliberations', name: DEMO_FILES.deliberations, path: path(DEMO_FILES.deliberations), ...minutes });
+  step(`Publications des réseaux sociaux (${sizes.publications})…`);
+  const posts = await writePublications(ctx, sizes.publications, picker, companies, path(DEMO_FILES.publications));
+  files.push({ source: 'publications', name: DEMO_FILES.publications, path: path(DEMO_FILES.publications), ...posts });
+  step(`Contacts de l'annuaire (${sizes.contacts})…`);
+  const people = await writeContacts(ctx, sizes.contacts, picker, companies, path(DEMO_FILES.contacts));
+  files.push({ source: 'contacts', name: DEMO_FILES.contacts, path: path(DEMO_FILES.contacts), ...people });
+
   return {
     outDir: options.outDir,
     scale,
@@ -121,6 +140,9 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
+      deliberations: minutes.rows,
+      publications: posts.rows,
+      contacts: people.rows,
     },
     durationMs: Math.round(performance.now() - started),
   };

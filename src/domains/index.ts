@@ -4,6 +4,9 @@ import { accountActions } from './account/actions.js';
 import { alertActions } from './alerts/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
+import { contactActions } from './contacts/actions.js';
+import { minutesActions } from './minutes/actions.js';
+import { postActions } from './posts/actions.js';
 import { noticeActions } from './notices/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
@@ -22,5 +25,8 @@ export function createRegistry(services: Services): Registry {
     ...noticeActions(services),
     ...referenceActions(services),
     ...helpActions(services),
+    ...minutesActions(services),
+    ...postActions(services),
+    ...contactActions(services),
   };
 }

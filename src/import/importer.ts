@@ -12,7 +12,11 @@ import type { Knex } from 'knex';
  */
 export type RawRecord<T> = { position: number; value: T; nulls?: number } | { position: number; error: string; stop?: true; nulls?: number };
 
-export type Mapped<Row> = { row: Row } | { skip: string };
+/**
+ * A record's row, or why it is skipped. `dropped`: contact details (telephone, e-mail, web
+ * address) the importer took out of the record before keeping it, summed in the report.
+ */
+export type Mapped<Row> = { row: Row; dropped?: number } | { skip: string };
 
 export interface Importer<Raw, Row> {
   /** The source name, as given to `npm run import`. */

@@ -198,6 +198,15 @@ export async function* jsonRecords(stream: Readable, options: JsonOptions = {}):
   else yield* jsonDocument(Readable.from(rest), options);
 }
 
+/**
+ * Strictly one JSON record a line (JSON Lines), whatever the first line holds: for the
+ * formats that are JSON Lines by definition, where a bad first line is a bad record, not
+ * the start of another layout. A line that is not JSON is a record in error (its line number).
+ */
+export function jsonLineRecords(stream: Readable): AsyncGenerator<RawRecord<unknown>> {
+  return jsonLines(stream, {});
+}
+
 async function* jsonLines(source: Readable, options: JsonOptions): AsyncGenerator<RawRecord<unknown>> {
   let position = 0;
   let pending = '';
