@@ -126,7 +126,13 @@ export function withoutContacts(text: string | null): { text: string | null; rem
   let out = text;
   for (const pattern of CONTACT) out = out.replace(pattern, '');
   if (out === text) return { text, removed: false };
-  return { text: out.replace(/\s{2,}/g, ' ').replace(/\s+([,.;])/g, '$1').trim() || null, removed: true };
+  const tidy = out
+    .replace(/\s{2,}/g, ' ')
+    .replace(/\s+([,.])/g, '$1')
+    .replace(/([,;])(\s*[,;.])+/g, '$1')
+    .replace(/[\s,;]+$/, '')
+    .trim();
+  return { text: tidy || null, removed: true };
 }
 
 /** The SIRENs of `registre` (a list of spaced and unspaced forms, or a comma-separated text in v1 answers), unique, in order. */
