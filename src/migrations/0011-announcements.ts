@@ -39,6 +39,10 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['famille', 'date_parution']);
     t.index(['departement', 'date_parution']);
     t.index(['ingested_at']);
+    // A search by words checks the filters of every announcement matching the words (tens of
+    // thousands for common words): from this covering index, never from the wide rows (the
+    // large demo set: 100 ms → 25 ms for two common words and a department).
+    t.index(['id', 'departement', 'famille', 'date_parution'], 'announcements_filters');
   });
   await knex.schema.createTable('announcement_sirens', (t) => {
     t.string('announcement_id', 40).notNullable();
