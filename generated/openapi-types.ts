@@ -300,6 +300,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/bodacc.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche d'annonces légales (BODACC)
+         * @description Cherche les annonces commerciales du BODACC par mots (`query`, syntaxe de recherche du
+         *     service : dans la dénomination ou le nom commercial, le nom publié du commerçant
+         *     — personnes morales seulement —, la nature du jugement, l'activité, le détail de
+         *     l'acte, la ville et le tribunal) et par filtres : familles d'annonces (`familles` :
+         *     `creation`, `immatriculation`, `collective` — procédures collectives : sauvegarde,
+         *     redressement, liquidation judiciaire —, `conciliation`, `retablissement_professionnel`,
+         *     `modification`, `radiation`, `dpc` — dépôts des comptes —, `vente`, `divers`),
+         *     départements (`departements`, le `numerodepartement` de l'annonce) ou région
+         *     (`region`), fenêtre de parution (`parue_depuis`, `parue_avant`, bornes comprises), SIREN
+         *     d'une entreprise citée au registre de l'annonce (`siren` ; une vente de fonds en cite
+         *     souvent deux : l'acquéreur et le vendeur). Résultats par pertinence puis date de
+         *     parution (la plus récente d'abord ; sans mots, par date seulement), par pages (`limit`
+         *     1 à 50, `next_cursor`), 1000 au plus.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["bodacc.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/bodacc.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une annonce légale (BODACC)
+         * @description Donne une annonce du BODACC par son `id` (l'identifiant publié par le BODACC, par
+         *     exemple A202500510042 : lettre du bulletin, numéro de parution, numéro d'annonce).
+         *     Inconnue : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["bodacc.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -796,6 +854,89 @@ export interface components {
                 url: string;
             };
         };
+        /**
+         * @description Famille d'annonce du BODACC (`familleavis`) : creation (Créations), immatriculation (Immatriculations), collective (Procédures collectives), conciliation (Procédures de conciliation), retablissement_professionnel (Procédures de rétablissement professionnel), modification (Modifications diverses), radiation (Radiations), dpc (Dépôts des comptes), vente (Ventes et cessions), divers (Annonces diverses).
+         * @enum {string}
+         */
+        BodaccFamily: "creation" | "immatriculation" | "collective" | "conciliation" | "retablissement_professionnel" | "modification" | "radiation" | "dpc" | "vente" | "divers";
+        AnnouncementResults: {
+            results: components["schemas"]["AnnouncementRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        /** @description Une annonce commerciale du BODACC. Ne sont gardés que ce dont un acheteur ou un cotraitant a besoin : pour une personne morale sa dénomination, sa forme juridique et son SIREN ; pour une personne physique (entrepreneur individuel) son seul nom commercial, jamais son nom civil, sa naissance, sa nationalité ni son adresse ; ni les dirigeants, ni le texte libre des jugements (« complementJugement », qui nomme mandataires et adresses), ni aucun téléphone, courriel ou site. */
+        AnnouncementRecord: {
+            /** @description Identifiant BODACC de l'annonce (A202500510042). */
+            id: string;
+            titre: string;
+            /** @description Famille, nature du jugement ou détail, tribunal et date en une phrase. */
+            resume: string;
+            fields: {
+                id_bodacc: string;
+                /** @description BODACC A (ventes, créations, immatriculations, procédures), B (modifications, radiations) ou C (dépôts des comptes). */
+                bulletin: string | null;
+                numero_parution: string | null;
+                numero_annonce: number | null;
+                /** @description AAAA-MM-JJ. */
+                date_parution: string;
+                /** @description Code de la famille (`familleavis`) ; voir BodaccFamily. */
+                famille: string | null;
+                famille_libelle: string | null;
+                /** @description annonce (avis initial), rectificatif ou annulation, tel que publié. */
+                type_avis: string | null;
+                type_avis_libelle: string | null;
+                departement: string | null;
+                departement_nom: string | null;
+                /** @description Commune publiée par l'annonce (jamais une adresse). */
+                ville: string | null;
+                code_postal: string | null;
+                tribunal: string | null;
+                /** @enum {string|null} */
+                type_personne: "personne_morale" | "personne_physique" | null;
+                /** @description Dénomination d'une personne morale ; nom commercial d'une personne physique (null s'il n'en a pas). Quand l'annonce ne dit pas la nature de la personne, le « commercant » publié, sauf s'il s'écrit « NOM, Prénom » (la forme d'une personne physique), jamais gardé. */
+                denomination: string | null;
+                forme_juridique: string | null;
+                /** @description Activité en texte libre, telle que publiée (pas un code NAF). */
+                activite: string | null;
+                /** @description SIREN cités par le registre de l'annonce (sans espaces, sans doublon). */
+                sirens: string[];
+                /** @description Le jugement (procédures collectives, conciliation, rétablissement professionnel) ; null sans jugement. */
+                jugement: {
+                    /** @description Jugement d'ouverture, Jugement prononçant, Extrait de jugement… */
+                    famille: string | null;
+                    /** @description Jugement d'ouverture de liquidation judiciaire… */
+                    nature: string | null;
+                    /** @description AAAA-MM-JJ (les dates publiées en toutes lettres, « 10 décembre 2009 », sont converties) ; null si illisible. */
+                    date: string | null;
+                } | null;
+                /** @description Ce que dit l'acte : catégorie de création, d'immatriculation ou de vente et date de commencement d'activité, descriptif d'une modification, radiation, ou type et date de clôture des comptes déposés. */
+                detail: string | null;
+                /** @description Champs de détail (JSON dans une chaîne) que la source publiait illisibles ; l'annonce est gardée sans eux. */
+                details_illisibles: string[];
+                /** @description Lien permanent du service. */
+                url: string;
+            };
+        };
+        CollectiveProceeding: {
+            /** @description Identifiant BODACC de l'annonce (à passer à bodacc.get). */
+            annonce_id: string;
+            /** @description AAAA-MM-JJ. */
+            date_parution: string;
+            /** @enum {string} */
+            famille: "collective" | "conciliation" | "retablissement_professionnel";
+            /** @description Nature du jugement. */
+            nature: string | null;
+            /** @description AAAA-MM-JJ. */
+            date_jugement: string | null;
+            tribunal: string | null;
+            /** @description Lien permanent du service vers l'annonce. */
+            url: string;
+        };
         BuyerResults: {
             results: components["schemas"]["BuyerRecord"][];
             /** @description Page suivante ; null s'il n'y en a pas. */
@@ -927,6 +1068,8 @@ export interface components {
                 /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
                 raison_sociale_connue: boolean;
                 rge_domaines: string[];
+                /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
+                procedures_collectives: components["schemas"]["CollectiveProceeding"][];
                 /** @description Absent des sources importées (liste vide). */
                 dirigeants: {
                     nom?: string;
@@ -1961,6 +2104,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BuyerResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "bodacc.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Familles d'annonces (une au moins parmi celles données). */
+                    familles?: components["schemas"]["BodaccFamily"][];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Première date de parution retenue (AAAA-MM-JJ).
+                     */
+                    parue_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernière date de parution retenue (AAAA-MM-JJ).
+                     */
+                    parue_avant?: string;
+                    /** @description SIREN d'une entreprise citée par l'annonce. */
+                    siren?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les annonces trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "bodacc.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` BODACC de l'annonce (celui des résultats de recherche). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'annonce (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

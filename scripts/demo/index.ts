@@ -1,6 +1,7 @@
 // writeDemoData: every demo file, in the real published formats, deterministic for a given
 // seed and date. Used by `npm run demo-data` and callable in-process (e.g. by `npm start`).
 import { join } from 'node:path';
+import { writeBodacc } from './bodacc.js';
 import { writeBoamp } from './boamp.js';
 import { BuyerPicker, buildBuyers } from './buyers.js';
 import { CompanyIndex, type DemoContext } from './companies.js';
@@ -26,7 +27,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'deliberations' | 'publications' | 'contacts';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -47,16 +48,21 @@ export interface DemoDataResult {
     avis: number;
     attributions2019: number;
     attributions2024: number;
+    annonces: number;
     deliberations: number;
     publications: number;
     contacts: number;
   };
+  /** The first announcement of the BODACC file (a receivership on fixed dates) and its company's SIREN. */
+  bodaccShowcase: { id: string; siren: string };
   durationMs: number;
 }
 
-export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; deliberations: number; publications: number; contacts: number }>> = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, deliberations: 100_000, publications: 300_000, contacts: 200_000 },
+export const SCALES: Readonly<
+  Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number }>
+> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000 },
 };
 
 export const DEMO_FILES = {
@@ -67,6 +73,8 @@ export const DEMO_FILES = {
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
   decp2024: 'decp/decp-2024.json',
+  bodaccJson: 'bodacc/annonces-commerciales.json',
+  bodaccJsonl: 'bodacc/annonces-commerciales.jsonl',
   deliberations: 'mairie/deliberations.jsonl',
   publications: 'reseaux-sociaux/publications.jsonl',
   contacts: 'contacts/contacts.jsonl',
@@ -117,6 +125,11 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
   files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
 
+  step(`Annonces BODACC (${sizes.annonces} annonces)…`);
+  const bodacc = await writeBodacc(ctx, sizes.annonces, companies, path(DEMO_FILES.bodaccJson), path(DEMO_FILES.bodaccJsonl));
+  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJson, path: path(DEMO_FILES.bodaccJson), rows: bodacc.rows, bytes: bodacc.jsonBytes });
+  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJsonl, path: path(DEMO_FILES.bodaccJsonl), rows: bodacc.rows, bytes: bodacc.jsonlBytes });
+
   step(`Délibérations municipales (${sizes.deliberations})…`);
   const minutes = await writeDeliberations(ctx, sizes.deliberations, picker, companies, path(DEMO_FILES.deliberations));
   files.push({ source: 'deliberations', name: DEMO_FILES.deliberations, path: path(DEMO_FILES.deliberations), ...minutes });
@@ -140,10 +153,12 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
+      annonces: bodacc.rows,
       deliberations: minutes.rows,
       publications: posts.rows,
       contacts: people.rows,
     },
+    bodaccShowcase: bodacc.showcase,
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -2,6 +2,7 @@
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './account/actions.js';
 import { alertActions } from './alerts/actions.js';
+import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { contactActions } from './contacts/actions.js';
@@ -20,6 +21,7 @@ export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
     ...alertActions(services),
+    ...announcementActions(services),
     ...awardActions(services),
     ...companyActions(services),
     ...noticeActions(services),

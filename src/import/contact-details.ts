@@ -2,6 +2,12 @@
 // source: found, masked in texts, or dropped with their key, and counted, so that none is
 // ever stored. Generic: the importers say which keys are contact keys and which are texts.
 
+/** The import's note for each contact detail taken out of a record kept (see `Mapped`). */
+export const CONTACT_DETAIL_NOTE = 'coordonnée (téléphone, courriel ou adresse web) supprimée ou masquée, jamais enregistrée';
+
+/** One note per contact detail taken out, so that the summary counts the details themselves. */
+export const contactNotes = (n: number): string[] => Array.from({ length: n }, () => CONTACT_DETAIL_NOTE);
+
 /** What a masked contact detail becomes in a text. */
 export const MASK = '[coordonnée masquée]';
 

@@ -13,10 +13,10 @@ import type { Knex } from 'knex';
 export type RawRecord<T> = { position: number; value: T; nulls?: number } | { position: number; error: string; stop?: true; nulls?: number };
 
 /**
- * A record's row, or why it is skipped. `dropped`: contact details (telephone, e-mail, web
- * address) the importer took out of the record before keeping it, summed in the report.
+ * A row, or why the record is skipped. `notes`: what was dropped from a row that is kept
+ * (a detail field unreadable, a contact detail removed), in French, counted in the report.
  */
-export type Mapped<Row> = { row: Row; dropped?: number } | { skip: string };
+export type Mapped<Row> = { row: Row; notes?: readonly string[] } | { skip: string };
 
 export interface Importer<Raw, Row> {
   /** The source name, as given to `npm run import`. */

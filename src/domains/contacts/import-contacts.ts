@@ -4,7 +4,7 @@
 // validated, counted in the import's report, and never stored.
 import type { Readable } from 'node:stream';
 import { importFormat } from '../../contract/formats.js';
-import { withoutContactDetails } from '../../import/contact-details.js';
+import { withoutContactDetails, contactNotes } from '../../import/contact-details.js';
 import { departementOfCommune } from '../../import/fields.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import { jsonLineRecords, type RawRecord } from '../../import/records.js';
@@ -62,7 +62,7 @@ export const contacts: Importer<unknown, ContactRow> = {
         ingested_at: now,
         updated_at: now,
       },
-      dropped,
+      ...(dropped ? { notes: contactNotes(dropped) } : {}),
     };
   },
   async write(trx, rows) {

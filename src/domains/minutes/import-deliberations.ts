@@ -3,7 +3,7 @@
 // contact details in the texts masked, all counted.
 import type { Readable } from 'node:stream';
 import { importFormat } from '../../contract/formats.js';
-import { withoutContactDetails } from '../../import/contact-details.js';
+import { withoutContactDetails, contactNotes } from '../../import/contact-details.js';
 import { departementOfCommune } from '../../import/fields.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import { jsonLineRecords, type RawRecord } from '../../import/records.js';
@@ -49,7 +49,7 @@ export const deliberations: Importer<unknown, DeliberationRow> = {
         ingested_at: now,
         updated_at: now,
       },
-      dropped,
+      ...(dropped ? { notes: contactNotes(dropped) } : {}),
     };
   },
   async write(trx, rows) {

@@ -1,4 +1,5 @@
 // A contact line keeps name, role and organisation only: every contact key dropped (counted when filled), any other key holding a contact detail dropped, contact details inside texts masked; the SIREN taken from the SIRET.
+import { contactNotes } from '../../../src/import/contact-details.js';
 import { expect } from 'chai';
 import { CONTACT_KEYS, contacts } from '../../../src/domains/contacts/import-contacts.js';
 import { importFormat } from '../../../src/contract/formats.js';
@@ -14,8 +15,8 @@ describe('contacts importer', () => {
 
   it('drops each filled contact key and counts it; an empty one is dropped uncounted', () => {
     const filled = Object.fromEntries([...CONTACT_KEYS].map((k) => [k, k.includes('mail') || k === 'courriel' ? 'a@b.fr' : '02 98 98 89 89']));
-    const mapped = contacts.map({ ...line, ...filled, fax: '' }, NOW) as unknown as { row: Record<string, unknown>; dropped: number };
-    expect(mapped.dropped).to.equal(CONTACT_KEYS.size - 1);
+    const mapped = contacts.map({ ...line, ...filled, fax: '' }, NOW) as unknown as { row: Record<string, unknown>; notes: string[] };
+    expect(mapped.notes).to.deep.equal(contactNotes(CONTACT_KEYS.size - 1));
     expect(Object.keys(mapped.row).sort()).to.deep.equal(
       ['id', 'nom', 'role', 'organisation', 'organisation_siren', 'organisation_siret', 'commune', 'commune_nom', 'departement', 'organisation_mots', 'role_mots', 'ingested_at', 'updated_at'].sort(),
     );
@@ -23,7 +24,7 @@ describe('contacts importer', () => {
   });
 
   it('drops an unknown key holding a contact detail, but refuses an unknown key otherwise', () => {
-    expect(contacts.map({ ...line, whatsapp: '+33 6 12 34 56 78' }, NOW)).to.have.property('dropped', 1);
+    expect(contacts.map({ ...line, whatsapp: '+33 6 12 34 56 78' }, NOW)).to.have.deep.property('notes', contactNotes(1));
     expect(contacts.map({ ...line, service: 'voirie' }, NOW)).to.deep.equal({ skip: 'champ inconnu « service »' });
   });
 });

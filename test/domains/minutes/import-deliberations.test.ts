@@ -1,4 +1,5 @@
 // A deliberation line becomes a row with its department from the commune code, its texts masked and its source address dropped (counted); a bad line says which field.
+import { contactNotes } from '../../../src/import/contact-details.js';
 import { expect } from 'chai';
 import { deliberations } from '../../../src/domains/minutes/import-deliberations.js';
 
@@ -10,7 +11,7 @@ describe('deliberations importer', () => {
     const mapped = deliberations.map(line, NOW);
     expect(mapped).to.deep.equal({
       row: { id: '2A004-2026-01', commune: '2A004', commune_nom: 'Ajaccio', departement: '2A', date_seance: '2026-02-10', numero: null, titre: 'Voirie', texte: 'Écrire à [coordonnée masquée].', source: null, ingested_at: NOW, updated_at: NOW },
-      dropped: 2,
+      notes: contactNotes(2),
     });
   });
 

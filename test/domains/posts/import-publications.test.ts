@@ -1,4 +1,5 @@
 // A post line becomes a row with its day as written, its department from the commune (else the one given), its text masked and its link dropped (counted).
+import { contactNotes } from '../../../src/import/contact-details.js';
 import { expect } from 'chai';
 import { publications } from '../../../src/domains/posts/import-publications.js';
 
@@ -7,8 +8,8 @@ const line = { id: 'mastodon-1', reseau: 'mastodon', auteur: 'Ville de Brest', d
 
 describe('publications importer', () => {
   it('keeps the day written in the date, prefers the commune’s department, masks and drops, counting', () => {
-    const mapped = publications.map(line, NOW) as unknown as { row: Record<string, unknown>; dropped: number };
-    expect(mapped.dropped).to.equal(2);
+    const mapped = publications.map(line, NOW) as unknown as { row: Record<string, unknown>; notes: string[] };
+    expect(mapped.notes).to.deep.equal(contactNotes(2));
     expect(mapped.row).to.include({ date_publication: '2026-03-01T23:30:00-01:00', jour: '2026-03-01', departement: '29', texte: 'Chantier, infos au [coordonnée masquée]' });
     expect(mapped.row).to.not.have.property('lien');
   });

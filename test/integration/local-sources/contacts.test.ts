@@ -1,4 +1,5 @@
 // Directory contacts over HTTP: name, role and organisation only; every telephone, e-mail or web address of an input line (contact keys, other keys, inside texts) dropped at import, counted, never stored nor returned; searches by words, place, organisation and role.
+import { CONTACT_DETAIL_NOTE } from '../../../src/import/contact-details.js';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { contactDetails, importLines } from './helpers.js';
@@ -21,7 +22,8 @@ describe('directory contacts', function () {
     svc = await startTestService();
     const report = await importLines(svc.db, 'contacts', LINES);
     // C1: 3; C2: tel, mail and the linkedin key: 3; C3: the phone in the role and `portable`: 2; C5: 1 (then skipped: dropped counts rows kept only).
-    expect(report).to.include({ read: 6, inserted: 3, skipped: 3, dropped: 8 });
+    expect(report).to.include({ read: 6, inserted: 3, skipped: 3 });
+    expect(report.notes).to.deep.equal({ [CONTACT_DETAIL_NOTE]: 8 });
     expect(report.problems.map((p) => [p.position, p.reason])).to.deep.equal([
       [4, 'champs « organisation_siren » et « organisation_siret » incompatibles'],
       [5, 'champ « organisation » absent'],

@@ -1,4 +1,5 @@
 // Social-network posts over HTTP: our JSON lines imported (the post's link dropped, contact details in texts masked and counted), searched by words, network, place and date, read by id with the service's permalink.
+import { CONTACT_DETAIL_NOTE } from '../../../src/import/contact-details.js';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { contactDetails, importLines } from './helpers.js';
@@ -21,7 +22,8 @@ describe('social-network posts (publications)', function () {
     svc = await startTestService();
     const report = await importLines(svc.db, 'publications', LINES);
     // P1: link and phone; P2: link and e-mail; P6: an unknown key holding a web address.
-    expect(report).to.include({ read: 6, inserted: 4, skipped: 2, dropped: 5 });
+    expect(report).to.include({ read: 6, inserted: 4, skipped: 2 });
+    expect(report.notes).to.deep.equal({ [CONTACT_DETAIL_NOTE]: 5 });
     expect(report.problems.map((p) => p.position)).to.deep.equal([4, 5]);
     expect(report.problems[0]?.reason).to.match(/^champ « reseau » : valeur non admise/);
     expect(report.problems[1]?.reason).to.equal('champ « date » : jour inexistant (2026-02-30)');
