@@ -2,7 +2,7 @@
 // collective proceedings (by SIREN, from the index of announcement_sirens).
 import type { Database } from '../../platform/db/database.js';
 import { ANNOUNCEMENTS_SEARCH } from './search-index.js';
-import { bestMatches, orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { AnnouncementRow } from './rows.js';
 
@@ -44,12 +44,6 @@ export interface AnnouncementFilters {
   siren?: string;
 }
 
-function byRankDateKey(a: { rank: number; date: string; key: string }, b: { rank: number; date: string; key: string }): number {
-  if (a.rank !== b.rank) return b.rank - a.rank;
-  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
 /** A page of the ids found, by relevance then date of publication (newest first) then id; without words, by date then id. */
 export async function searchAnnouncements(
   db: Database,
@@ -63,40 +57,9 @@ export async function searchAnnouncements(
   if (f.from) base.where('a.date_parution', '>=', f.from);
   if (f.to) base.where('a.date_parution', '<=', f.to);
   if (f.siren) base.whereIn('a.id', db('announcement_sirens').select('announcement_id').where('siren', f.siren));
-  if (parsed) base.join(searchMatches(db, ANNOUNCEMENTS_SEARCH, parsed).as('m'), 'm.key', 'a.id');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('a.id').limit(page.countCap).as('capped'));
-  const total = Number(count[0]?.n ?? 0);
-  const unfiltered = !f.familles?.length && !f.departements?.length && !f.from && !f.to && !f.siren;
-  if (parsed && unfiltered) {
-    // Words alone: ranked in the index, only the best matches read (same order as below).
-    const hits = await bestMatches(db, ANNOUNCEMENTS_SEARCH, parsed, page.offset + page.limit + 1);
-    const dates = new Map<string, string>();
-    for (let i = 0; i < hits.length; i += 500) {
-      const rows = (await db('announcements').whereIn('id', hits.slice(i, i + 500).map((h) => h.key)).select('id', 'date_parution')) as { id: string; date_parution: string }[];
-      for (const r of rows) dates.set(r.id, r.date_parution);
-    }
-    const ordered = hits
-      .filter((h) => dates.has(h.key))
-      .map((h) => ({ rank: h.rank, date: dates.get(h.key) as string, key: h.key }))
-      .sort(byRankDateKey);
-    const ids = ordered.slice(page.offset, page.offset + page.limit + 1).map((h) => h.key);
-    return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total };
-  }
-  const rows = parsed
-    ? await orderByRelevance(db, base.clone().select('a.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'a.date_parution', order: 'desc' }], key: 'a.id' })
-        .offset(page.offset)
-        .limit(page.limit + 1)
-    : await base
-        .clone()
-        .select('a.id')
-        .orderBy([
-          { column: 'a.date_parution', order: 'desc' },
-          { column: 'a.id', order: 'asc' },
-        ])
-        .offset(page.offset)
-        .limit(page.limit + 1);
-  const ids = (rows as { id: string }[]).map((r) => r.id);
-  return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total };
+  const filtered = !!f.familles?.length || !!f.departements?.length || !!f.from || !!f.to || !!f.siren;
+  const found = await searchPage(db, parsed, { index: ANNOUNCEMENTS_SEARCH, base, key: 'a.id', then: { column: 'a.date_parution', order: 'desc' }, filtered }, page);
+  return { ids: found.keys, hasMore: found.hasMore, total: found.total };
 }
 
 export interface ProceedingView {

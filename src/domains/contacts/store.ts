@@ -1,7 +1,7 @@
 // Reads of the directory contacts: by id, and searches by words and filters.
 import type { Database } from '../../platform/db/database.js';
 import { kindOf } from '../../platform/db/database.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldedWords } from '../../platform/search/text-fold.js';
 import type { ContactRow } from './rows.js';
@@ -39,13 +39,16 @@ export async function searchContacts(
   // Folded words are [a-z0-9] only: no LIKE wildcard can come from the caller. A word starts a word of the text.
   for (const w of foldedWords(f.organisation ?? '')) base.where('c.organisation_mots', 'like', `% ${w}%`);
   for (const w of foldedWords(f.role ?? '')) base.where('c.role_mots', 'like', `% ${w}%`);
-  if (parsed) base.join(searchMatches(db, CONTACTS_SEARCH, parsed).as('m'), 'm.key', 'c.id');
+  const filtered = f.departements.length > 0 || !!f.commune || !!f.organisationSiren || !!f.organisation || !!f.role;
+  if (parsed) {
+    // Equal ranks by id (no date in a contact).
+    const found = await searchPage(db, parsed, { index: CONTACTS_SEARCH, base, key: 'c.id', then: { column: 'c.id', order: 'asc' }, filtered }, page);
+    return { ids: found.keys, hasMore: found.hasMore, total: found.total };
+  }
+  // Without words: by name, in byte order on both engines.
   const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('c.id').limit(page.countCap).as('capped'));
   const collate = kindOf(db) === 'postgres' ? ' collate "C"' : '';
-  const ordered = parsed
-    ? orderByRelevance(db, base.clone().select('c.id', 'm.rank'), { rank: 'm.rank', key: 'c.id' })
-    : base.clone().select('c.id', 'c.nom').orderByRaw(`??${collate}, ??${collate}`, ['c.nom', 'c.id']);
-  const rows = (await ordered.offset(page.offset).limit(page.limit + 1)) as { id: string }[];
+  const rows = (await base.clone().select('c.id', 'c.nom').orderByRaw(`??${collate}, ??${collate}`, ['c.nom', 'c.id']).offset(page.offset).limit(page.limit + 1)) as { id: string }[];
   const ids = rows.map((r) => r.id);
   return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
 }

@@ -1,7 +1,6 @@
 // Reads of the council minutes: by id, and searches by words and filters.
 import type { Database } from '../../platform/db/database.js';
-import { kindOf } from '../../platform/db/database.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { DeliberationRow } from './rows.js';
 import { DELIBERATIONS_SEARCH } from './search-index.js';
@@ -35,12 +34,6 @@ export async function searchDeliberations(
   if (f.commune) base.where('d.commune', f.commune);
   if (f.from) base.where('d.date_seance', '>=', f.from);
   if (f.to) base.where('d.date_seance', '<=', f.to);
-  if (parsed) base.join(searchMatches(db, DELIBERATIONS_SEARCH, parsed).as('m'), 'm.key', 'd.id');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('d.id').limit(page.countCap).as('capped'));
-  const ordered = parsed
-    ? orderByRelevance(db, base.clone().select('d.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'd.date_seance', order: 'desc' }], key: 'd.id' })
-    : base.clone().select('d.id').orderByRaw(`?? desc, ??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`, ['d.date_seance', 'd.id']);
-  const rows = (await ordered.offset(page.offset).limit(page.limit + 1)) as { id: string }[];
-  const ids = rows.map((r) => r.id);
-  return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const found = await searchPage(db, parsed, { index: DELIBERATIONS_SEARCH, base, key: 'd.id', then: { column: 'd.date_seance', order: 'desc' }, filtered: f.departements.length > 0 || !!f.commune || !!f.from || !!f.to }, page);
+  return { ids: found.keys, hasMore: found.hasMore, total: found.total };
 }

@@ -1,7 +1,6 @@
 // Reads of the social-network posts: by id, and searches by words and filters.
 import type { Database } from '../../platform/db/database.js';
-import { kindOf } from '../../platform/db/database.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { PublicationRow } from './rows.js';
 import { PUBLICATIONS_SEARCH } from './search-index.js';
@@ -37,12 +36,6 @@ export async function searchPublications(
   if (f.commune) base.where('p.commune', f.commune);
   if (f.from) base.where('p.jour', '>=', f.from);
   if (f.to) base.where('p.jour', '<=', f.to);
-  if (parsed) base.join(searchMatches(db, PUBLICATIONS_SEARCH, parsed).as('m'), 'm.key', 'p.id');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('p.id').limit(page.countCap).as('capped'));
-  const ordered = parsed
-    ? orderByRelevance(db, base.clone().select('p.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'p.jour', order: 'desc' }], key: 'p.id' })
-    : base.clone().select('p.id').orderByRaw(`?? desc, ??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`, ['p.jour', 'p.id']);
-  const rows = (await ordered.offset(page.offset).limit(page.limit + 1)) as { id: string }[];
-  const ids = rows.map((r) => r.id);
-  return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const found = await searchPage(db, parsed, { index: PUBLICATIONS_SEARCH, base, key: 'p.id', then: { column: 'p.jour', order: 'desc' }, filtered: f.reseaux.length > 0 || f.departements.length > 0 || !!f.commune || !!f.from || !!f.to }, page);
+  return { ids: found.keys, hasMore: found.hasMore, total: found.total };
 }

@@ -419,9 +419,9 @@ export function orderByRelevance(
   options: { rank?: string; key?: string; then?: readonly { column: string; order: 'asc' | 'desc' }[] } = {},
 ): Knex.QueryBuilder {
   const then = options.then ?? [];
-  // PostgreSQL puts nulls first in a descending order, SQLite last: last on both.
+  // Nulls last on both engines (each puts them first in one direction).
   const postgres = kindOf(db) === 'postgres';
-  const sql = ['?? desc', ...then.map((t) => (t.order === 'desc' ? `?? desc${postgres ? ' nulls last' : ''}` : '?? asc')), `??${postgres ? ' collate "C"' : ''}`];
+  const sql = ['?? desc', ...then.map((t) => `?? ${t.order} nulls last`), `??${postgres ? ' collate "C"' : ''}`];
   return query.orderByRaw(sql.join(', '), [options.rank ?? 'rank', ...then.map((t) => t.column), options.key ?? 'key']);
 }
 

@@ -20,8 +20,8 @@ export interface SearchPageSpec {
   base: Knex.QueryBuilder;
   /** The record's key, qualified (`d.id`): the search documents' key. */
   key: string;
-  /** The date ordering equal ranks and unranked results, latest first (null last), qualified. */
-  date: string;
+  /** The column ordering equal ranks and unranked results (a date, latest first), qualified; nulls last. */
+  then: { column: string; order: 'asc' | 'desc' };
   /** Whether a filter narrows `base`. */
   filtered: boolean;
 }
@@ -40,17 +40,19 @@ const WIDEST = 20_000;
 /** Keys per `where in` (SQLite's parameters, PostgreSQL's plans). */
 const CHUNK = 500;
 
-type Ranked = { key: string; rank: number; date: string | null };
+type Ranked = { key: string; rank: number; then: string | number | null };
 
-/** Rank (best first), date (latest first, none last), key in byte order: `orderByRelevance`'s order. */
-function byRankDateKey(a: Ranked, b: Ranked): number {
-  if (a.rank !== b.rank) return b.rank - a.rank;
-  if (a.date !== b.date) {
-    if (a.date === null) return 1;
-    if (b.date === null) return -1;
-    return a.date < b.date ? 1 : -1;
-  }
-  return Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
+/** Rank (best first), the `then` column (nulls last), key in byte order: `orderByRelevance`'s order. */
+function rankedOrder(order: 'asc' | 'desc'): (a: Ranked, b: Ranked) => number {
+  return (a, b) => {
+    if (a.rank !== b.rank) return b.rank - a.rank;
+    if (a.then !== b.then) {
+      if (a.then === null) return 1;
+      if (b.then === null) return -1;
+      return (a.then < b.then ? -1 : 1) * (order === 'desc' ? -1 : 1);
+    }
+    return Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
+  };
 }
 
 /** The hits that are records passing the filters, with their dates, ordered. */
@@ -64,10 +66,10 @@ async function passing(spec: SearchPageSpec, hits: readonly SearchHit[]): Promis
         spec.key,
         hits.slice(i, i + CHUNK).map((h) => h.key),
       )
-      .select({ k: spec.key, d: spec.date })) as { k: string; d: string | null }[];
-    for (const r of rows) out.push({ key: r.k, rank: rank.get(r.k) as number, date: r.d ?? null });
+      .select({ k: spec.key, t: spec.then.column })) as { k: string; t: string | number | null }[];
+    for (const r of rows) out.push({ key: r.k, rank: rank.get(r.k) as number, then: r.t ?? null });
   }
-  return out.sort(byRankDateKey);
+  return out.sort(rankedOrder(spec.then.order));
 }
 
 export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: SearchPageSpec, page: { offset: number; limit: number; countCap: number }): Promise<SearchPage> {
@@ -85,7 +87,7 @@ export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: Sea
     const rows = (await spec.base
       .clone()
       .select({ k: spec.key })
-      .orderByRaw(`?? desc${kindOf(db) === 'postgres' ? ' nulls last' : ''}, ??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`, [spec.date, spec.key])
+      .orderByRaw(`?? ${spec.then.order} nulls last, ??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`, [spec.then.column, spec.key])
       .offset(page.offset)
       .limit(page.limit + 1)) as { k: string }[];
     const keys = rows.map((r) => r.k);
@@ -106,7 +108,7 @@ export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: Sea
   }
   const rows = (await orderByRelevance(db, spec.base.clone().join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key).select({ k: spec.key, rank: 'm.rank' }), {
     rank: 'm.rank',
-    then: [{ column: spec.date, order: 'desc' }],
+    then: [spec.then],
     key: spec.key,
   })
     .offset(page.offset)

@@ -84,7 +84,7 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function (
     it(c.given, async () => {
       const want = await reference(c.query, c.departements);
       const parsed = c.query ? parseQuery(c.query) : null;
-      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', date: 'p.date', filtered: c.departements.length > 0 });
+      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', then: { column: 'p.date', order: 'desc' as const }, filtered: c.departements.length > 0 });
       // Page after page of 50, the first few, and a page deep in the list.
       const got: string[] = [];
       for (let offset = 0; offset < Math.min(want.length, 300); offset += 50) {
