@@ -5,6 +5,7 @@ import { writeBoamp } from './boamp.js';
 import { BuyerPicker, buildBuyers } from './buyers.js';
 import { CompanyIndex, type DemoContext } from './companies.js';
 import { writeDecp } from './decp.js';
+import { writeDvf } from './dvf.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
@@ -23,7 +24,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'dvf';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -44,13 +45,17 @@ export interface DemoDataResult {
     avis: number;
     attributions2019: number;
     attributions2024: number;
+    /** DVF: lines of the geo-dvf file, lines of the variant file, mutations of both. */
+    ventesLignes: number;
+    ventesLignesVariante: number;
+    ventes: number;
   };
   durationMs: number;
 }
 
-export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number }>> = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000 },
+export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; ventesLignes: number }>> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, ventesLignes: 3_000 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, ventesLignes: 2_000_000 },
 };
 
 export const DEMO_FILES = {
@@ -61,6 +66,8 @@ export const DEMO_FILES = {
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
   decp2024: 'decp/decp-2024.json',
+  dvf: 'dvf/geo-dvf.csv',
+  dvfVariant: 'dvf/dvf-variante-etalab.csv',
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -108,6 +115,11 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
   files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
 
+  step(`Ventes immobilières DVF (${sizes.ventesLignes} lignes geo-dvf)…`);
+  const dvf = await writeDvf(ctx, sizes.ventesLignes, path(DEMO_FILES.dvf), path(DEMO_FILES.dvfVariant));
+  files.push({ source: 'dvf', name: DEMO_FILES.dvf, ...dvf.geo });
+  files.push({ source: 'dvf', name: DEMO_FILES.dvfVariant, ...dvf.variant });
+
   return {
     outDir: options.outDir,
     scale,
@@ -121,6 +133,9 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
+      ventesLignes: dvf.geo.rows,
+      ventesLignesVariante: dvf.variant.rows,
+      ventes: dvf.mutations,
     },
     durationMs: Math.round(performance.now() - started),
   };
