@@ -370,9 +370,10 @@ export interface paths {
          *     sur ces ventes-là (`nombre_ventes_prix_m2`). Les ventes sans valeur foncière ne
          *     comptent pas dans les prix.
          *
-         *     Par défaut seules les ventes de nature « Vente » comptent (un échange ou une
-         *     expropriation ne donne pas un prix de marché) ; `nature_mutation` en choisit une
-         *     autre. Groupes par nombre de ventes décroissant, 500 au plus (`groupes_total` dit
+         *     Par défaut comptent les ventes de nature « Vente », « Vente en l'état futur
+         *     d'achèvement » et « Vente terrain à bâtir » (une adjudication, un échange ou une
+         *     expropriation ne donne pas un prix de marché) ; `nature_mutation` choisit une seule
+         *     nature. Groupes par nombre de ventes décroissant, 500 au plus (`groupes_total` dit
          *     combien il y en a). Montants en euros, arrondis à l'euro.
          *
          *     Version du contrat : 3.0.0.

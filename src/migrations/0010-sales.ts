@@ -1,7 +1,7 @@
 // Property sales (DVF, issue 13): one row per mutation, its premises and parcels as JSON
 // lists, the columns searched and counted derived from them. The indexes serve the
-// searches' filters, each in date order (a department, a commune or a postal code, the
-// kind of premises), and the alert robot's recent sales (`ingested_at`). No name of a
+// searches' filters, each in date order (a department, a department and a kind of sale, a
+// commune or a postal code), and the alert robot's recent sales (`ingested_at`). No name of a
 // seller or a buyer: DVF has none.
 import type { Knex } from 'knex';
 
@@ -33,6 +33,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['departement', 'date_mutation'], 'sales_departement_date_idx');
     t.index(['code_commune', 'date_mutation'], 'sales_commune_date_idx');
     t.index(['code_postal', 'date_mutation'], 'sales_postal_date_idx');
+    // With the price and the surface: a search's count reads this index alone.
+    t.index(['departement', 'type_local', 'date_mutation', 'valeur_fonciere', 'surface_bati'], 'sales_departement_type_date_idx');
     t.index(['type_local', 'date_mutation'], 'sales_type_date_idx');
     t.index(['ingested_at'], 'sales_ingested_idx');
   });

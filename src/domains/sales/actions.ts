@@ -7,7 +7,7 @@ import { REGIONS } from '../reference/lists.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
-import { saleFacts, salesByIds, searchSales, type SaleFacts, type SaleFilters, type SaleView } from './store.js';
+import { saleStats, salesByIds, searchSales, type SaleFilters, type SaleView } from './store.js';
 
 type SaleActions = Pick<HandlerMap<Caller>, 'ventes.search' | 'ventes.stats'>;
 type SaleRecord = OperationResults['ventes.search']['results'][number];
@@ -19,8 +19,8 @@ const SEARCH_META = { sources: SOURCES, profondeur_max: MAX_SEARCH_DEPTH };
 const MAX_LISTED = 200;
 /** Groups the statistics give at most (the contract's maxItems). */
 const MAX_GROUPS = 500;
-/** The nature the statistics count by default: an exchange or an expropriation is no market price. */
-const DEFAULT_STATS_NATURE = 'Vente';
+/** The natures the statistics count by default: sales; an exchange, an expropriation or an auction is no market price. */
+const MARKET_NATURES = ['Vente', "Vente en l'état futur d'achèvement", 'Vente terrain à bâtir'];
 
 const numberFr = (n: number) => new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n);
 const euros = (n: number) => `${numberFr(n)} €`;
@@ -95,44 +95,10 @@ function departementsOf(args: { departements?: string[]; region?: string }): str
   return [...new Set([...(args.departements ?? []), ...regionDeps])];
 }
 
-/** The median of numbers (the mean of the two middle ones for an even count), rounded to the euro; null for none. */
-export function median(values: number[]): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const m = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return Math.round(m);
-}
-
-/** The sales grouped by commune and kind, largest groups first (then by commune and kind). */
-export function groupSales(facts: readonly SaleFacts[]): SaleGroup[] {
-  const groups = new Map<string, { first: SaleFacts; count: number; prices: number[]; perM2: number[]; min: string; max: string }>();
-  for (const f of facts) {
-    const key = `${f.code_commune ?? ''}\u0000${f.type_local ?? ''}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { first: f, count: 0, prices: [], perM2: [], min: f.date_mutation, max: f.date_mutation }));
-    g.count += 1;
-    if (f.valeur_fonciere !== null && f.valeur_fonciere > 0) g.prices.push(f.valeur_fonciere);
-    if (f.prix_m2 !== null) g.perM2.push(f.prix_m2);
-    if (f.date_mutation < g.min) g.min = f.date_mutation;
-    if (f.date_mutation > g.max) g.max = f.date_mutation;
-  }
-  const text = (v: string | null) => v ?? '';
-  return [...groups.values()]
-    .sort((a, b) => b.count - a.count || text(a.first.code_commune).localeCompare(text(b.first.code_commune)) || text(a.first.type_local).localeCompare(text(b.first.type_local)))
-    .map((g) => ({
-      code_commune: g.first.code_commune,
-      nom_commune: g.first.nom_commune,
-      departement: g.first.departement,
-      type_local: g.first.type_local,
-      nombre_ventes: g.count,
-      prix_median: median(g.prices),
-      nombre_ventes_prix_m2: g.perM2.length,
-      prix_m2_median: median(g.perM2),
-      date_min: g.min,
-      date_max: g.max,
-    }));
-}
+const text = (v: string | null) => v ?? '';
+/** Largest groups first, then by commune and kind. */
+const byCountThenPlace = (a: SaleGroup, b: SaleGroup) =>
+  b.nombre_ventes - a.nombre_ventes || text(a.code_commune).localeCompare(text(b.code_commune)) || text(a.type_local).localeCompare(text(b.type_local));
 
 export function saleActions({ db, publicUrl, cursorKey }: Services): SaleActions {
   return {
@@ -145,7 +111,7 @@ export function saleActions({ db, publicUrl, cursorKey }: Services): SaleActions
         departements: departementsOf(args),
         commune: args.commune,
         typeLocal: args.type_local,
-        nature: args.nature_mutation,
+        natures: args.nature_mutation ? [args.nature_mutation] : undefined,
         from: args.depuis,
         to: args.avant,
         prixMin: args.prix_min,
@@ -166,16 +132,21 @@ export function saleActions({ db, publicUrl, cursorKey }: Services): SaleActions
       const departements = departementsOf(args);
       if (!departements.length && !args.commune)
         throw new InvalidArgumentsError('ventes.stats : un territoire est exigé : `departements`, `region` ou `commune` (code INSEE ou code postal).');
-      const facts = await saleFacts(db, {
+      const filters: SaleFilters = {
         departements,
         commune: args.commune,
         typeLocal: args.type_local,
-        nature: args.nature_mutation ?? DEFAULT_STATS_NATURE,
+        natures: args.nature_mutation ? [args.nature_mutation] : MARKET_NATURES,
         from: args.depuis,
         to: args.avant,
-      });
-      const groups = groupSales(facts);
-      return { groupes: groups.slice(0, MAX_GROUPS), groupes_total: groups.length, ventes_total: facts.length, _meta: { sources: SOURCES } };
+      };
+      const groups = (await saleStats(db, filters)).sort(byCountThenPlace);
+      return {
+        groupes: groups.slice(0, MAX_GROUPS),
+        groupes_total: groups.length,
+        ventes_total: groups.reduce((n, g) => n + g.nombre_ventes, 0),
+        _meta: { sources: SOURCES },
+      };
     },
   };
 }

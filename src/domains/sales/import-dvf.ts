@@ -21,6 +21,8 @@ import { csvRecords, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
 import { departementOfCommune, isoDate } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
+import { kindOf } from '../../platform/db/database.js';
+import { statement, withSqlite } from '../../platform/db/statements.js';
 import type { SaleParcel, SalePremises, SaleRow } from './rows.js';
 
 type Csv = Record<string, string>;
@@ -114,12 +116,17 @@ export function deriveSale(
   };
 }
 
-/** Items in order, an item equal to an earlier one (same JSON) dropped. */
-function distinct<T>(items: readonly T[]): T[] {
+const premisesKey = (l: SalePremises) =>
+  `${l.type_local}\u0001${l.code_type_local}\u0001${l.surface_reelle_bati}\u0001${l.nombre_pieces_principales}\u0001${l.id_parcelle}\u0001${l.nombre_lots}\u0001${l.lots.map((x) => `${x.numero}\u0002${x.surface_carrez}`).join('\u0001')}`;
+const parcelKey = (p: SaleParcel) => `${p.id_parcelle}\u0001${p.section_prefixe}\u0001${p.nature_culture}\u0001${p.nature_culture_speciale}\u0001${p.surface_terrain}`;
+
+/** Items in order, an item equal to an earlier one (same key: every field) dropped. */
+function distinct<T>(items: T[], keyOf: (item: T) => string): T[] {
+  if (items.length < 2) return items;
   const seen = new Set<string>();
   const out: T[] = [];
   for (const item of items) {
-    const key = JSON.stringify(item);
+    const key = keyOf(item);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(item);
@@ -129,8 +136,8 @@ function distinct<T>(items: readonly T[]): T[] {
 
 /** One sale from two reads of the same mutation: `a`'s fields first, premises and parcels united. */
 export function mergeSales(a: SaleRow, b: SaleRow): SaleRow {
-  const locaux = distinct([...(JSON.parse(a.locaux) as SalePremises[]), ...(JSON.parse(b.locaux) as SalePremises[])]);
-  const parcelles = distinct([...(JSON.parse(a.parcelles) as SaleParcel[]), ...(JSON.parse(b.parcelles) as SaleParcel[])]);
+  const locaux = distinct([...(JSON.parse(a.locaux) as SalePremises[]), ...(JSON.parse(b.locaux) as SalePremises[])], premisesKey);
+  const parcelles = distinct([...(JSON.parse(a.parcelles) as SaleParcel[]), ...(JSON.parse(b.parcelles) as SaleParcel[])], parcelKey);
   const valeur = a.valeur_fonciere ?? b.valeur_fonciere;
   return {
     ...a,
@@ -218,8 +225,8 @@ export function mapMutation(m: DvfMutation, now: string): Mapped<SaleRow> {
     }
   }
   const commune = text(first.code_commune);
-  const distinctLocaux = distinct(locaux);
-  const distinctParcelles = distinct(parcelles);
+  const distinctLocaux = distinct(locaux, premisesKey);
+  const distinctParcelles = distinct(parcelles, parcelKey);
   return {
     row: {
       id_mutation: id,
@@ -244,12 +251,36 @@ export function mapMutation(m: DvfMutation, now: string): Mapped<SaleRow> {
 
 const STORED_COLUMNS = ['id_mutation', 'date_mutation', 'nature_mutation', 'valeur_fonciere', 'departement', 'code_commune', 'nom_commune', 'code_postal', 'adresse', 'longitude', 'latitude', 'locaux', 'parcelles', 'ingested_at', 'updated_at'];
 
+/**
+ * The stored sales among `ids` written by the import of this stamp (the same file). On
+ * SQLite a prepared lookup by key per id (most find nothing), on PostgreSQL by lists.
+ */
+async function writtenByThisImport(trx: Knex.Transaction, ids: string[], stamp: string): Promise<SaleRow[]> {
+  if (kindOf(trx) === 'sqlite') {
+    const sql = `select ${STORED_COLUMNS.join(', ')} from sales where id_mutation = ? and updated_at = ?`;
+    return withSqlite(trx, (conn) => {
+      const lookup = statement(conn, sql);
+      const found: SaleRow[] = [];
+      for (const id of ids) {
+        const row = lookup.get(id, stamp) as SaleRow | undefined;
+        if (row) found.push(row);
+      }
+      return found;
+    });
+  }
+  const found: SaleRow[] = [];
+  for (let i = 0; i < ids.length; i += 900) found.push(...((await trx('sales').whereIn('id_mutation', ids.slice(i, i + 900)).andWhere('updated_at', stamp).select(STORED_COLUMNS)) as SaleRow[]));
+  return found;
+}
+
 export const dvf: Importer<DvfMutation, SaleRow> = {
   name: 'dvf',
   input: { unit: 'ligne', layouts: DVF_LAYOUTS },
   read: (stream: Readable) => dvfMutations(stream),
   map: mapMutation,
-  sortKey: (row) => row.id_mutation,
+  // No sortKey: the published files come by date and id, and every index of the table is
+  // fed nearly in order as read (date, department, commune); sorting windows of 200,000
+  // sales by id cost more (memory, garbage collection) than it saved on the key's index.
   async write(trx: Knex.Transaction, rows): Promise<WriteCounts> {
     // Two reads of one mutation in the batch: one sale.
     const byId = new Map<string, SaleRow>();
@@ -260,12 +291,9 @@ export const dvf: Importer<DvfMutation, SaleRow> = {
     // A mutation already written by this same import (its earlier lines, further up the file): merged too.
     const stamp = (rows[0] as SaleRow).updated_at;
     const ids = [...byId.keys()];
-    for (let i = 0; i < ids.length; i += 900) {
-      const stored = (await trx('sales').whereIn('id_mutation', ids.slice(i, i + 900)).andWhere('updated_at', stamp).select(STORED_COLUMNS)) as SaleRow[];
-      for (const s of stored) {
-        const read = byId.get(s.id_mutation) as SaleRow;
-        byId.set(s.id_mutation, mergeSales({ ...read, ...s, valeur_fonciere: s.valeur_fonciere === null ? null : Number(s.valeur_fonciere) }, read));
-      }
+    for (const s of await writtenByThisImport(trx, ids, stamp)) {
+      const read = byId.get(s.id_mutation) as SaleRow;
+      byId.set(s.id_mutation, mergeSales({ ...read, ...s, valeur_fonciere: s.valeur_fonciere === null ? null : Number(s.valeur_fonciere) }, read));
     }
     const { applied: _applied, ...counts } = await upsertRows(trx, 'sales', 'id_mutation', [...byId.values()], { keepOnUpdate: ['ingested_at'] });
     return { ...counts, updated: counts.updated + rows.length - byId.size };
