@@ -1,8 +1,9 @@
-// Property sales over HTTP: searches by department, region, commune (INSEE or postal code), kind, nature, dates, price and surface, latest first with signed cursors; one sale by its id (the permalink's search); statistics per commune and kind with median prices, market sales by default, a territory required.
+// Property sales over HTTP: searches by department, region, commune (INSEE or postal code), kind, nature, dates, price and surface, latest first with signed cursors; one sale by its id (the permalink's search, and its page); statistics per commune and kind with median prices, market sales by default, a territory required.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { importFile } from '../../../src/import/run.js';
 import { IMPORTERS } from '../../../src/domains/importers.js';
 import { DVF_COLUMNS } from '../../../scripts/demo/dvf.js';
@@ -79,6 +80,18 @@ describe('property sales', function () {
     expect(record.fields.url).to.equal(`${svc.url}/ventes/V1`);
     expect(record.fields.locaux.map((l: { type_local: string }) => l.type_local)).to.deep.equal(['Maison', 'Dépendance']);
     expect((await svc.rest('ventes.search', { id_mutation: 'inconnue' })).json.results).to.deep.equal([]);
+  });
+
+  it('serves the sale’s permalink page to a signed-in account, 404 for an unknown sale', async () => {
+    const jar = new CookieJar();
+    const login = await follow(`${svc.url}/compte/connexion?suite=${encodeURIComponent('/ventes/V1')}`, jar);
+    const { action, fields } = formFields(await login.res.text());
+    const form = new URLSearchParams({ ...fields, email: svc.account.email, password: svc.account.password });
+    const landed = await follow(new URL(action, login.url).toString(), jar, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    expect(landed.url).to.equal(`${svc.url}/ventes/V1`);
+    expect(landed.res.status).to.equal(200);
+    expect(await landed.res.text()).to.include('<h1>Maison 5 pièces de 100 m² — Quimper</h1>');
+    expect((await follow(`${svc.url}/ventes/inconnue`, jar)).res.status).to.equal(404);
   });
 
   it('pages with signed cursors bound to the search', async () => {
