@@ -23,7 +23,7 @@ import { departementOfCommune, isoDate } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
 import { kindOf } from '../../platform/db/database.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
-import type { SaleParcel, SalePremises, SaleRow } from './rows.js';
+import { decodeParcels, decodePremises, encodeParcels, encodePremises, type SaleParcel, type SalePremises, type SaleRow } from './rows.js';
 
 type Csv = Record<string, string>;
 /** The lines of one mutation, in the file's order. */
@@ -136,8 +136,8 @@ function distinct<T>(items: T[], keyOf: (item: T) => string): T[] {
 
 /** One sale from two reads of the same mutation: `a`'s fields first, premises and parcels united. */
 export function mergeSales(a: SaleRow, b: SaleRow): SaleRow {
-  const locaux = distinct([...(JSON.parse(a.locaux) as SalePremises[]), ...(JSON.parse(b.locaux) as SalePremises[])], premisesKey);
-  const parcelles = distinct([...(JSON.parse(a.parcelles) as SaleParcel[]), ...(JSON.parse(b.parcelles) as SaleParcel[])], parcelKey);
+  const locaux = distinct([...decodePremises(a.locaux), ...decodePremises(b.locaux)], premisesKey);
+  const parcelles = distinct([...decodeParcels(a.parcelles), ...decodeParcels(b.parcelles)], parcelKey);
   const valeur = a.valeur_fonciere ?? b.valeur_fonciere;
   return {
     ...a,
@@ -150,8 +150,8 @@ export function mergeSales(a: SaleRow, b: SaleRow): SaleRow {
     longitude: a.longitude ?? b.longitude,
     latitude: a.latitude ?? b.latitude,
     ...deriveSale(valeur, locaux, parcelles),
-    locaux: JSON.stringify(locaux),
-    parcelles: JSON.stringify(parcelles),
+    locaux: encodePremises(locaux),
+    parcelles: encodeParcels(parcelles),
     updated_at: b.updated_at,
   };
 }
@@ -241,8 +241,8 @@ export function mapMutation(m: DvfMutation, now: string): Mapped<SaleRow> {
       ...deriveSale(valeur, distinctLocaux, distinctParcelles),
       longitude: position?.longitude ?? null,
       latitude: position?.latitude ?? null,
-      locaux: JSON.stringify(distinctLocaux),
-      parcelles: JSON.stringify(distinctParcelles),
+      locaux: encodePremises(distinctLocaux),
+      parcelles: encodeParcels(distinctParcelles),
       ingested_at: now,
       updated_at: now,
     },

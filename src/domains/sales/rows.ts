@@ -47,9 +47,49 @@ export interface SaleRow {
   nombre_parcelles: number;
   longitude: number | null;
   latitude: number | null;
-  /** JSON lists of `SalePremises` and `SaleParcel`. */
+  /** The lists of `SalePremises` and `SaleParcel`, stored compact (`encodePremises`, `encodeParcels`). */
   locaux: string;
   parcelles: string;
   ingested_at: string;
   updated_at: string;
+}
+
+/**
+ * The stored form of the premises and parcels lists: arrays of values in a fixed order
+ * rather than objects repeating every key (the lists are most of a sale's row: about 40 %
+ * less to write for a large import). Read back by `decodePremises` and `decodeParcels`.
+ */
+type StoredPremises = [string, string | null, number | null, number | null, string | null, number | null, [string, number | null][]];
+type StoredParcel = [string, string | null, string | null, string | null, number | null];
+
+export function encodePremises(list: readonly SalePremises[]): string {
+  return JSON.stringify(
+    list.map((l): StoredPremises => [l.type_local, l.code_type_local, l.surface_reelle_bati, l.nombre_pieces_principales, l.id_parcelle, l.nombre_lots, l.lots.map((x) => [x.numero, x.surface_carrez])]),
+  );
+}
+
+export function decodePremises(text: string): SalePremises[] {
+  return (JSON.parse(text) as StoredPremises[]).map(([type_local, code_type_local, surface_reelle_bati, nombre_pieces_principales, id_parcelle, nombre_lots, lots]) => ({
+    type_local,
+    code_type_local,
+    surface_reelle_bati,
+    nombre_pieces_principales,
+    id_parcelle,
+    lots: lots.map(([numero, surface_carrez]) => ({ numero, surface_carrez })),
+    nombre_lots,
+  }));
+}
+
+export function encodeParcels(list: readonly SaleParcel[]): string {
+  return JSON.stringify(list.map((p): StoredParcel => [p.id_parcelle, p.section_prefixe, p.nature_culture, p.nature_culture_speciale, p.surface_terrain]));
+}
+
+export function decodeParcels(text: string): SaleParcel[] {
+  return (JSON.parse(text) as StoredParcel[]).map(([id_parcelle, section_prefixe, nature_culture, nature_culture_speciale, surface_terrain]) => ({
+    id_parcelle,
+    section_prefixe,
+    nature_culture,
+    nature_culture_speciale,
+    surface_terrain,
+  }));
 }

@@ -2,7 +2,7 @@
 // rows the statistics are counted from.
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
-import type { SaleParcel, SalePremises, SaleRow } from './rows.js';
+import { decodeParcels, decodePremises, type SaleParcel, type SalePremises, type SaleRow } from './rows.js';
 
 /** A sale as its record reads it: the row's columns, its premises and parcels parsed. */
 export type SaleView = Omit<SaleRow, 'locaux' | 'parcelles' | 'ingested_at' | 'updated_at'> & { locaux: SalePremises[]; parcelles: SaleParcel[] };
@@ -48,8 +48,8 @@ export async function salesByIds(db: Database, ids: string[]): Promise<SaleView[
       nombre_parcelles: Number(r.nombre_parcelles),
       longitude: numberOrNull(r.longitude),
       latitude: numberOrNull(r.latitude),
-      locaux: JSON.parse(r.locaux) as SalePremises[],
-      parcelles: JSON.parse(r.parcelles) as SaleParcel[],
+      locaux: decodePremises(r.locaux),
+      parcelles: decodeParcels(r.parcelles),
     });
   }
   return ids.map((id) => byId.get(id)).filter((s): s is SaleView => s !== undefined);

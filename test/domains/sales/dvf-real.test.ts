@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { importFailure, importFile, type ImportReport } from '../../../src/import/run.js';
 import { IMPORTERS } from '../../../src/domains/importers.js';
 import { DVF_LAYOUTS } from '../../../src/domains/sales/import-dvf.js';
+import { decodeParcels, decodePremises } from '../../../src/domains/sales/rows.js';
 import type { Database } from '../../../src/platform/db/database.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 
@@ -61,7 +62,7 @@ for (const readIn of ['thread', 'worker'] as const)
       // 2024-4: four lines, two of them identical: two dependencies and a 89 m² flat of 4 rooms.
       const flat = await sale('2024-4');
       expect(flat).to.include({ type_local: 'Appartement', surface_bati: 89, nombre_pieces: 4, prix_m2: Math.round(329500 / 89), nombre_locaux: 3, nombre_parcelles: 1, adresse: '29 PL DU JURA', longitude: 6.058695, latitude: 46.332212 });
-      expect(JSON.parse(flat.locaux).map((l: { type_local: string; lots: { numero: string }[] }) => [l.type_local, l.lots.map((x) => x.numero)])).to.deep.equal([
+      expect(decodePremises(flat.locaux).map((l: { type_local: string; lots: { numero: string }[] }) => [l.type_local, l.lots.map((x) => x.numero)])).to.deep.equal([
         ['Dépendance', ['50']],
         ['Dépendance', ['175', '29']],
         ['Appartement', ['175', '29']],
@@ -72,7 +73,7 @@ for (const readIn of ['thread', 'worker'] as const)
       const parts = new Map(source.map((l) => [`${l.id_parcelle}|${l.code_nature_culture}|${l.surface_terrain}`, Number(l.surface_terrain)]));
       expect(land).to.include({ type_local: null, prix_m2: null, nombre_locaux: 0, nombre_parcelles: new Set(source.map((l) => l.id_parcelle)).size, surface_terrain: [...parts.values()].reduce((a, b) => a + b, 0) });
       expect(land.nombre_parcelles).to.equal(43);
-      expect(JSON.parse(land.parcelles)).to.have.length(parts.size);
+      expect(decodeParcels(land.parcelles)).to.have.length(parts.size);
       expect(await sale('2024-1')).to.include({ valeur_fonciere: 346.5, surface_terrain: 99, adresse: 'LE DELIVRE' });
     });
 
@@ -81,8 +82,8 @@ for (const readIn of ['thread', 'worker'] as const)
       expect(report).to.include({ read: 21, inserted: 21, updated: 0, skipped: 0, stopped: null });
       const s = await sale('2021-503480');
       expect(s).to.include({ date_mutation: '2021-01-11', valeur_fonciere: 239000, code_commune: '33281', nom_commune: 'Mérignac', code_postal: '33700', departement: '33', type_local: 'Appartement', surface_bati: 63, nombre_pieces: 3, prix_m2: 3794, nombre_locaux: 3, adresse: '19 AV HENRI BARBUSSE' });
-      expect(JSON.parse(s.parcelles)).to.deep.equal([{ id_parcelle: '33281000BO0529', section_prefixe: '000BO', nature_culture: null, nature_culture_speciale: null, surface_terrain: null }]);
-      const carrez = JSON.parse((await sale('2021-503827')).locaux).find((l: { type_local: string }) => l.type_local === 'Appartement');
+      expect(decodeParcels(s.parcelles)).to.deep.equal([{ id_parcelle: '33281000BO0529', section_prefixe: '000BO', nature_culture: null, nature_culture_speciale: null, surface_terrain: null }]);
+      const carrez = decodePremises((await sale('2021-503827')).locaux).find((l: { type_local: string }) => l.type_local === 'Appartement');
       expect(carrez).to.deep.equal({ type_local: 'Appartement', code_type_local: '2', surface_reelle_bati: 45, nombre_pieces_principales: 2, id_parcelle: '33281000BO0529', lots: [{ numero: '51', surface_carrez: 45.67 }], nombre_lots: 1 });
       expect(await sale('2023-407914')).to.include({ type_local: 'Dépendance', prix_m2: null, valeur_fonciere: 20000 });
     });
