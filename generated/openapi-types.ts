@@ -335,6 +335,14 @@ export interface paths {
          *     Un local ou une parcelle répété à l'identique dans une mutation n'est compté qu'une
          *     fois.
          *
+         *     Import : les lignes d'une mutation (consécutives dans les fichiers publiés) forment
+         *     une seule vente ; si elles reviennent plus loin dans le même fichier, elles sont
+         *     réunies à la vente ; une mutation relue dans un autre fichier (ou le même fichier
+         *     réimporté) remplace la vente entière. Une mutation dont une ligne est illisible
+         *     (date, valeur, surface) n'est pas importée du tout, jamais en partie. `valeur_fonciere`
+         *     est la valeur de la mutation telle que DVF la répète sur chaque ligne (la première
+         *     renseignée).
+         *
          *     Version du contrat : 3.0.0.
          */
         post: operations["ventes.search"];
