@@ -320,7 +320,8 @@ export interface paths {
          *     c'est ce que sert le lien permanent `{base_url}/ventes/<id_mutation>`) ; départements
          *     (`departements`) ou région (`region`, réunis s'ils sont donnés ensemble) ; `commune` :
          *     un code à 5 caractères cherché à la fois comme code INSEE de la commune et comme code
-         *     postal ; `type_local` : le type de la vente, c'est-à-dire celui de ses locaux, les
+         *     postal (à Paris, Lyon et Marseille, DVF donne le code de l'arrondissement : 75111, ou
+         *     le code postal 75011) ; `type_local` : le type de la vente, c'est-à-dire celui de ses locaux, les
          *     dépendances (caves, garages, parkings) mises à part quand la vente a d'autres locaux
          *     (« Dépendance » : une vente de dépendances seules) ; une vente sans local (terrain)
          *     ou dont les locaux sont de plusieurs types (une maison et un local commercial) n'a

@@ -103,6 +103,16 @@ describe('property sales', function () {
     const third = await svc.rest('ventes.search', { departements: ['29'], limit: 2, cursor: second.json.next_cursor });
     expect(ids(third.json)).to.deep.equal(['V3']);
     expect(third.json.next_cursor).to.equal(null);
+    // Over several departments (read one by one and merged) and over a commune code: the same pages as one list.
+    const all = await search({ region: '53', departements: ['75'] });
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { json: { results: { id: string }[]; next_cursor: string | null } } = await svc.rest('ventes.search', { region: '53', departements: ['75'], limit: 3, ...(cursor ? { cursor } : {}) });
+      paged.push(...ids(page.json));
+      cursor = page.json.next_cursor;
+    } while (cursor);
+    expect(paged).to.deep.equal(all);
     const other = await svc.rest('ventes.search', { departements: ['35'], cursor: first.json.next_cursor });
     expect(other.status).to.equal(400);
     expect(other.json.error.code).to.equal('invalid_cursor');
