@@ -358,6 +358,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/ventes.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de ventes immobilières (DVF)
+         * @description Cherche les ventes immobilières publiées par la DGFiP (Demandes de valeurs foncières,
+         *     fichiers geo-dvf et DVF Etalab) : une vente (mutation) par résultat, avec ses locaux
+         *     et ses parcelles. Les noms du vendeur et de l'acheteur ne sont pas publiés dans DVF
+         *     et ne sont jamais donnés. Pas de recherche par mots : des filtres seulement.
+         *
+         *     Filtres (tous facultatifs, cumulés) : `id_mutation` (une vente par son identifiant :
+         *     c'est ce que sert le lien permanent `{base_url}/ventes/<id_mutation>`) ; départements
+         *     (`departements`) ou région (`region`, réunis s'ils sont donnés ensemble) ; `commune` :
+         *     un code à 5 caractères cherché à la fois comme code INSEE de la commune et comme code
+         *     postal (à Paris, Lyon et Marseille, DVF donne le code de l'arrondissement : 75111, ou
+         *     le code postal 75011) ; `type_local` : le type de la vente, c'est-à-dire celui de ses locaux, les
+         *     dépendances (caves, garages, parkings) mises à part quand la vente a d'autres locaux
+         *     (« Dépendance » : une vente de dépendances seules) ; une vente sans local (terrain)
+         *     ou dont les locaux sont de plusieurs types (une maison et un local commercial) n'a
+         *     pas de type et n'est trouvée que par les autres filtres ; `nature_mutation` ; fenêtre
+         *     de date de mutation (`depuis`, `avant`, bornes incluses) ; prix (`prix_min`,
+         *     `prix_max`, valeur foncière en euros) ; surface bâtie (`surface_min`, `surface_max`,
+         *     en m², celle des locaux du type de la vente).
+         *
+         *     Par date de mutation décroissante puis identifiant, par pages (`limit` 1 à 50,
+         *     `next_cursor`), 1000 au plus. Chaque vente donne au plus ses 200 premiers locaux et
+         *     ses 200 premières parcelles (`nombre_locaux` et `nombre_parcelles` comptent tout).
+         *     Un local ou une parcelle répété à l'identique dans une mutation n'est compté qu'une
+         *     fois.
+         *
+         *     Import : les lignes d'une mutation (consécutives dans les fichiers publiés) forment
+         *     une seule vente ; si elles reviennent plus loin dans le même fichier, elles sont
+         *     réunies à la vente ; une mutation relue dans un autre fichier (ou le même fichier
+         *     réimporté) remplace la vente entière. Une mutation dont une ligne est illisible
+         *     (date, valeur, surface) n'est pas importée du tout, jamais en partie. `valeur_fonciere`
+         *     est la valeur de la mutation telle que DVF la répète sur chaque ligne (la première
+         *     renseignée).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["ventes.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/ventes.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Statistiques des ventes immobilières par commune et type de local
+         * @description Compte les ventes immobilières (DVF) par commune et par type de vente sur un
+         *     territoire et une fenêtre de dates : nombre de ventes, prix médian, prix médian au m²,
+         *     dates de la première et de la dernière vente. Un territoire est exigé :
+         *     `departements`, `region` ou `commune` (code INSEE ou code postal, comme pour
+         *     ventes.search) ; sinon 400 `invalid_arguments`.
+         *
+         *     Le type d'une vente est celui de ses locaux, les dépendances mises à part (voir
+         *     ventes.search) ; les ventes sans local ou de plusieurs types forment le groupe
+         *     `type_local` null de leur commune. Le prix au m² d'une vente est sa valeur foncière
+         *     (terrain et dépendances compris, comme DVF la publie) divisée par la surface réelle
+         *     bâtie de ses locaux du type de la vente ; il n'est calculé que si tous ces locaux
+         *     ont une surface connue, et jamais pour les dépendances seules : le médian au m² porte
+         *     sur ces ventes-là (`nombre_ventes_prix_m2`). Les ventes sans valeur foncière ne
+         *     comptent pas dans les prix.
+         *
+         *     Par défaut comptent les ventes de nature « Vente », « Vente en l'état futur
+         *     d'achèvement » et « Vente terrain à bâtir » (une adjudication, un échange ou une
+         *     expropriation ne donne pas un prix de marché) ; `nature_mutation` choisit une seule
+         *     nature. Groupes par nombre de ventes décroissant, 500 au plus (`groupes_total` dit
+         *     combien il y en a). Montants en euros, arrondis à l'euro.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["ventes.stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -812,6 +906,110 @@ export interface components {
             evaluee: string;
             /** Format: date-time */
             created_at: string | null;
+        };
+        /**
+         * @description Type de local, tel que DVF l'écrit.
+         * @enum {string}
+         */
+        SaleKind: "Maison" | "Appartement" | "Dépendance" | "Local industriel. commercial ou assimilé";
+        /**
+         * @description Nature de la mutation, telle que DVF l'écrit.
+         * @enum {string}
+         */
+        SaleNature: "Vente" | "Vente en l'état futur d'achèvement" | "Vente terrain à bâtir" | "Adjudication" | "Echange" | "Expropriation";
+        SaleResults: {
+            results: components["schemas"]["SaleRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        SaleRecord: {
+            /** @description Identifiant DVF de la mutation. */
+            id: string;
+            titre: string;
+            /** @description Date, prix, prix au m², locaux et parcelles en une phrase. */
+            resume: string;
+            fields: {
+                id_mutation: string;
+                /** @description AAAA-MM-JJ. */
+                date_mutation: string;
+                nature_mutation: string;
+                /** @description Prix de la vente en euros (terrain et dépendances compris) ; null s'il n'est pas publié. */
+                valeur_fonciere: number | null;
+                departement: string | null;
+                /** @description Code INSEE de la commune (de la première ligne de la mutation). */
+                code_commune: string | null;
+                nom_commune: string | null;
+                code_postal: string | null;
+                /** @description Numéro et voie du premier local (ou de la première ligne). */
+                adresse: string | null;
+                /** @description Type de la vente : celui de ses locaux, dépendances mises à part ; null sans local ou pour plusieurs types. */
+                type_local: string | null;
+                /** @description Surface réelle bâtie totale des locaux du type de la vente (m²), si chacun la donne. */
+                surface_reelle_bati: number | null;
+                /** @description Pièces principales des maisons ou appartements de la vente. */
+                nombre_pieces_principales: number | null;
+                /** @description Valeur foncière divisée par la surface réelle bâtie, arrondie à l'euro ; null pour les dépendances seules ou sans surface. */
+                prix_m2: number | null;
+                /** @description Surface totale des parcelles (m²). */
+                surface_terrain: number | null;
+                nombre_locaux: number;
+                nombre_parcelles: number;
+                longitude: number | null;
+                latitude: number | null;
+                locaux: {
+                    type_local: string;
+                    code_type_local: string | null;
+                    /** @description m². */
+                    surface_reelle_bati: number | null;
+                    nombre_pieces_principales: number | null;
+                    id_parcelle: string | null;
+                    lots: {
+                        numero: string;
+                        /** @description m² (loi Carrez). */
+                        surface_carrez: number | null;
+                    }[];
+                    nombre_lots: number | null;
+                }[];
+                parcelles: {
+                    id_parcelle: string;
+                    /** @description Seulement dans la variante DVF Etalab. */
+                    section_prefixe: string | null;
+                    nature_culture: string | null;
+                    nature_culture_speciale: string | null;
+                    /** @description m². */
+                    surface_terrain: number | null;
+                }[];
+                /** @description Lien permanent du service. */
+                url: string;
+            };
+        };
+        SaleStats: {
+            groupes: {
+                code_commune: string | null;
+                nom_commune: string | null;
+                departement: string | null;
+                /** @description Type de la vente ; null pour les ventes sans local ou de plusieurs types. */
+                type_local: string | null;
+                nombre_ventes: number;
+                /** @description Valeur foncière médiane en euros. */
+                prix_median: number | null;
+                /** @description Ventes dont le prix au m² est connu. */
+                nombre_ventes_prix_m2: number;
+                /** @description Prix au m² médian en euros. */
+                prix_m2_median: number | null;
+                date_min: string;
+                date_max: string;
+            }[];
+            groupes_total: number;
+            ventes_total: number;
+            _meta: {
+                sources: string[];
+            };
         };
         AwardResults: {
             results: components["schemas"]["AwardRecord"][];
@@ -2202,6 +2400,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnnouncementResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "ventes.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Identifiant DVF de la mutation (par exemple 2024-123456). */
+                    id_mutation?: string;
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune ou code postal. */
+                    commune?: string;
+                    type_local?: components["schemas"]["SaleKind"];
+                    nature_mutation?: components["schemas"]["SaleNature"];
+                    /**
+                     * Format: date
+                     * @description Date de mutation au plus tôt (incluse).
+                     */
+                    depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Date de mutation au plus tard (incluse).
+                     */
+                    avant?: string;
+                    /** @description Valeur foncière minimale en euros. */
+                    prix_min?: number;
+                    /** @description Valeur foncière maximale en euros. */
+                    prix_max?: number;
+                    /** @description Surface bâtie minimale en m². */
+                    surface_min?: number;
+                    /** @description Surface bâtie maximale en m². */
+                    surface_max?: number;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les ventes trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "ventes.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune ou code postal. */
+                    commune?: string;
+                    type_local?: components["schemas"]["SaleKind"];
+                    nature_mutation?: components["schemas"]["SaleNature"];
+                    /**
+                     * Format: date
+                     * @description Date de mutation au plus tôt (incluse).
+                     */
+                    depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Date de mutation au plus tard (incluse).
+                     */
+                    avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les statistiques par commune et type de vente. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -9,6 +9,7 @@ import { writeContacts } from './contacts.js';
 import { writeDeliberations } from './deliberations.js';
 import { writePublications } from './publications.js';
 import { writeDecp } from './decp.js';
+import { writeDvf } from './dvf.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
@@ -27,7 +28,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -52,6 +53,10 @@ export interface DemoDataResult {
     deliberations: number;
     publications: number;
     contacts: number;
+    /** DVF: lines of the geo-dvf file, lines of the variant file, mutations of both. */
+    ventesLignes: number;
+    ventesLignesVariante: number;
+    ventes: number;
   };
   /** The first announcement of the BODACC file (a receivership on fixed dates) and its company's SIREN. */
   bodaccShowcase: { id: string; siren: string };
@@ -59,10 +64,13 @@ export interface DemoDataResult {
 }
 
 export const SCALES: Readonly<
-  Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number }>
+  Record<
+    DemoScale,
+    { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number; ventesLignes: number }
+  >
 > = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000 },
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000 },
 };
 
 export const DEMO_FILES = {
@@ -78,6 +86,8 @@ export const DEMO_FILES = {
   deliberations: 'mairie/deliberations.jsonl',
   publications: 'reseaux-sociaux/publications.jsonl',
   contacts: 'contacts/contacts.jsonl',
+  dvf: 'dvf/geo-dvf.csv',
+  dvfVariant: 'dvf/dvf-variante-etalab.csv',
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -139,6 +149,10 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   step(`Contacts de l'annuaire (${sizes.contacts})…`);
   const people = await writeContacts(ctx, sizes.contacts, picker, companies, path(DEMO_FILES.contacts));
   files.push({ source: 'contacts', name: DEMO_FILES.contacts, path: path(DEMO_FILES.contacts), ...people });
+  step(`Ventes immobilières DVF (${sizes.ventesLignes} lignes geo-dvf)…`);
+  const dvf = await writeDvf(ctx, sizes.ventesLignes, path(DEMO_FILES.dvf), path(DEMO_FILES.dvfVariant));
+  files.push({ source: 'dvf', name: DEMO_FILES.dvf, ...dvf.geo });
+  files.push({ source: 'dvf', name: DEMO_FILES.dvfVariant, ...dvf.variant });
 
   return {
     outDir: options.outDir,
@@ -157,6 +171,9 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       deliberations: minutes.rows,
       publications: posts.rows,
       contacts: people.rows,
+      ventesLignes: dvf.geo.rows,
+      ventesLignesVariante: dvf.variant.rows,
+      ventes: dvf.mutations,
     },
     bodaccShowcase: bodacc.showcase,
     durationMs: Math.round(performance.now() - started),

@@ -9,6 +9,7 @@ import { boamp } from './notices/import-boamp.js';
 import { contacts } from './contacts/import-contacts.js';
 import { deliberations } from './minutes/import-deliberations.js';
 import { publications } from './posts/import-publications.js';
+import { dvf } from './sales/import-dvf.js';
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
@@ -20,4 +21,5 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   deliberations: deliberations as unknown as Importer<never, never>,
   publications: publications as unknown as Importer<never, never>,
   contacts: contacts as unknown as Importer<never, never>,
+  dvf: dvf as unknown as Importer<never, never>,
 });

@@ -11,6 +11,7 @@ import { postActions } from './posts/actions.js';
 import { noticeActions } from './notices/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
+import { saleActions } from './sales/actions.js';
 import type { Caller } from '../access/caller.js';
 import type { Services } from './context.js';
 import type { HandlerMap } from '../../generated/handler-map.js';
@@ -26,6 +27,7 @@ export function createRegistry(services: Services): Registry {
     ...companyActions(services),
     ...noticeActions(services),
     ...referenceActions(services),
+    ...saleActions(services),
     ...helpActions(services),
     ...minutesActions(services),
     ...postActions(services),
