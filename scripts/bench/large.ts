@@ -6,7 +6,7 @@
 //
 // The data set is generated into a temporary directory (~75 s, 2.2 GiB), or read from
 // BENCH_DATA_DIR (generated there first if its files are missing, and kept).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
@@ -20,6 +20,7 @@ import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
 import { benchLiveImport } from './live-import.js';
 import { startProcess, stopProcess } from './processes.js';
+import { importSources, measureSourceSearches, SOURCE_IMPORTS, sourceTargetLines } from './sources.js';
 
 /** The targets of this 2-core machine with SQLite (issue « Tests and benchmark »). */
 export const LARGE_TARGETS = { importRowsPerSecond: 50_000, getP99Ms: 5, searchP99Ms: 50 } as const;
@@ -67,7 +68,7 @@ async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
   const cleanup = () => {
     if (!given) rmSync(dir, { recursive: true, force: true });
   };
-  if (IMPORTS.every(([, file]) => existsSync(join(dir, file)))) {
+  if ([...IMPORTS, ...SOURCE_IMPORTS].every(([, file]) => existsSync(join(dir, file)))) {
     console.log(`Jeu de données large lu dans ${dir}.`);
     return { dir, cleanup };
   }
@@ -81,6 +82,17 @@ async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
     throw err;
   }
   return { dir, cleanup };
+}
+
+/** Lines of a file (its newlines, plus a last line without one), streamed. */
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  let last = 10;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    last = chunk[chunk.length - 1] ?? last;
+  }
+  return last === 10 ? lines : lines + 1;
 }
 
 function importLine(source: string, r: ImportReport): string {
@@ -102,6 +114,7 @@ export async function benchLargeSet(): Promise<void> {
   try {
     const db = openDatabase(databaseUrl);
     let sirens: string[];
+    let dvfLinesPerSecond = 0;
     const reports = new Map<string, ImportReport>();
     const unitRates: number[] = [];
     try {
@@ -129,6 +142,8 @@ export async function benchLargeSet(): Promise<void> {
         reports.set(source, report);
         console.log(importLine(source, report));
       }
+      console.log('Imports des sources de l’issue 13 :');
+      ({ dvfLinesPerSecond } = await importSources(db, data.dir, countLines));
       // SIRENs spread over the whole table, for entreprises.get.
       sirens = (await db('companies').whereRaw('rowid % 97 = 0').limit(10_000).pluck('siren')) as string[];
     } finally {
@@ -142,6 +157,7 @@ export async function benchLargeSet(): Promise<void> {
     const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     let get: { latency: Figures; load: Figures };
     let search: { latency: Figures; load: Figures };
+    let sourceSearches: { operation: string; figures: Figures }[];
     try {
       const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
       const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
@@ -191,6 +207,7 @@ export async function benchLargeSet(): Promise<void> {
         latency: await measure(`marches.search à deux mots (${SEARCH_QUERIES.length} requêtes), ${LATENCY_CONNECTIONS} cx`, searchOptions, LATENCY_CONNECTIONS),
         load: await measure(`marches.search à deux mots, 20 cx`, searchOptions, 20),
       };
+      sourceSearches = await measureSourceSearches(service.url, headers, LATENCY_CONNECTIONS);
     } finally {
       await stopProcess(service);
     }
@@ -199,7 +216,8 @@ export async function benchLargeSet(): Promise<void> {
     targetLine(`Import SIRENE unités légales (base vide, médiane de ${unitRates.length})`, `${formatInt(unitsRate)} lignes/s`, `≥ ${formatInt(LARGE_TARGETS.importRowsPerSecond)}`, unitsRate >= LARGE_TARGETS.importRowsPerSecond);
     targetLine(`entreprises.get p99 (${LATENCY_CONNECTIONS} cx)`, `${get.latency.p99} ms`, `< ${LARGE_TARGETS.getP99Ms} ms`, get.latency.p99 < LARGE_TARGETS.getP99Ms);
     targetLine(`marches.search deux mots p99 (${LATENCY_CONNECTIONS} cx)`, `${search.latency.p99} ms`, `< ${LARGE_TARGETS.searchP99Ms} ms`, search.latency.p99 < LARGE_TARGETS.searchP99Ms);
-    const failed = [get.latency, get.load, search.latency, search.load].reduce((n, f) => n + f.errors + f.non2xx, 0);
+    sourceTargetLines(dvfLinesPerSecond, sourceSearches, targetLine);
+    const failed = [get.latency, get.load, search.latency, search.load, ...sourceSearches.map((s) => s.figures)].reduce((n, f) => n + f.errors + f.non2xx, 0);
     if (failed) console.log(`Attention : ${failed} appels en erreur pendant les mesures.`);
     console.log('');
     await benchLiveImport(join(data.dir, DEMO_FILES.unites));
