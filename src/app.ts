@@ -104,6 +104,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret })))
     .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))
     .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id })))
+    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })))
     .get(/^\/acheteurs\/([^/]+)$/, recordPage('acheteurs.get', (id) => ({ id })));
 
   const app = new Koa({ proxy: false });

@@ -5,6 +5,7 @@ import { decp } from './awards/import-decp.js';
 import { rge } from './companies/import-rge.js';
 import { sireneEtablissements, sireneUnites } from './companies/import-sirene.js';
 import { boamp } from './notices/import-boamp.js';
+import { sitadel } from './permits/import-sitadel.js';
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
@@ -12,4 +13,5 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   rge: rge as unknown as Importer<never, never>,
   boamp: boamp as unknown as Importer<never, never>,
   decp: decp as unknown as Importer<never, never>,
+  permis: sitadel as unknown as Importer<never, never>,
 });

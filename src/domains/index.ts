@@ -5,6 +5,7 @@ import { alertActions } from './alerts/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { noticeActions } from './notices/actions.js';
+import { permitActions } from './permits/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
 import type { Caller } from '../access/caller.js';
@@ -20,6 +21,7 @@ export function createRegistry(services: Services): Registry {
     ...awardActions(services),
     ...companyActions(services),
     ...noticeActions(services),
+    ...permitActions(services),
     ...referenceActions(services),
     ...helpActions(services),
   };

@@ -10,6 +10,7 @@ import * as publicData from './0005-public-data.js';
 import * as publicSearch from './0006-public-search.js';
 import * as oauthHardening from './0007-oauth-hardening.js';
 import * as activityNomenclatures from './0008-activity-nomenclatures.js';
+import * as permits from './0009-permits.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0006-public-search': publicSearch,
   '0007-oauth-hardening': oauthHardening,
   '0008-activity-nomenclatures': activityNomenclatures,
+  '0009-permits': permits,
 };
 
 const source: Knex.MigrationSource<string> = {
