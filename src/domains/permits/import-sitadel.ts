@@ -16,6 +16,7 @@ import { CsvSplitter, type CsvRecord } from '../../import/csv.js';
 import type { Importer, Mapped, RawRecord } from '../../import/importer.js';
 import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
+import { isValidDepartementCode } from '../reference/lists.js';
 import { reindexPermits, type IndexedPermit } from './search-index.js';
 import { STATE_LABELS, type PermitRow, type PermitState, type PermitType } from './rows.js';
 
@@ -175,7 +176,7 @@ export const sitadel: Importer<Csv, PermitRow> = {
     if (!STATE_LABELS[etat]) return { skip: `état d’avancement inconnu (${columns.state ?? ''}) : 2, 4, 5 ou 6 attendu` };
     const commune = (r.COMM ?? '').trim().toUpperCase();
     const departement = departementOfCommune(commune);
-    if (!departement) return { skip: `code commune du terrain invalide (${r.COMM ?? ''})` };
+    if (!departement || !isValidDepartementCode(departement)) return { skip: `code commune du terrain invalide (${r.COMM ?? ''})` };
     const autorisation = isoDate(r.DATE_REELLE_AUTORISATION);
     const ouverture = isoDate(r.DATE_REELLE_DOC);
     const achevement = isoDate(r.DATE_REELLE_DAACT);
