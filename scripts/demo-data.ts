@@ -1,5 +1,5 @@
 // npm run demo-data -- [--scale small|large] [--out DIR] [--today YYYY-MM-DD] [--seed N]
-// Writes deterministic demo files in the real open-data formats (SIRENE, RGE, BOAMP, DECP).
+// Writes deterministic demo files in the real open-data formats (SIRENE, RGE, BOAMP, DECP, Sitadel).
 import { parseArgs } from 'node:util';
 import { writeDemoData, type DemoScale } from './demo/index.js';
 import { parseIsoDay } from './demo/util.js';
@@ -87,6 +87,7 @@ for (const f of result.files) {
 const c = result.counts;
 console.log(
   `Entreprises : ${fmtInt.format(c.entreprises)} ; établissements : ${fmtInt.format(c.etablissements)} ; qualifications RGE : ${fmtInt.format(c.rge)} ; ` +
-    `avis : ${fmtInt.format(c.avis)} ; attributions : ${fmtInt.format(c.attributions2019)} (format 2019) + ${fmtInt.format(c.attributions2024)} (format 2024).`,
+    `avis : ${fmtInt.format(c.avis)} ; attributions : ${fmtInt.format(c.attributions2019)} (format 2019) + ${fmtInt.format(c.attributions2024)} (format 2024) ; ` +
+    `permis : ${fmtInt.format(c.permis)} (dont ${fmtInt.format(c.permisAutorises45Jours)} autorisés ces 45 derniers jours).`,
 );
 console.log(`Total ${size(total)} en ${fmtDec.format(result.durationMs / 1000)} s.`);

@@ -7,6 +7,7 @@ import { CompanyIndex, type DemoContext } from './companies.js';
 import { writeDecp } from './decp.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
+import { SITADEL_FILES, writeSitadel } from './sitadel.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
 
 export type DemoScale = 'small' | 'large';
@@ -23,7 +24,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'permis';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -44,13 +45,16 @@ export interface DemoDataResult {
     avis: number;
     attributions2019: number;
     attributions2024: number;
+    /** Permits over the four Sitadel lists, and those authorised (not cancelled) in the last 45 days. */
+    permis: number;
+    permisAutorises45Jours: number;
   };
   durationMs: number;
 }
 
-export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number }>> = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000 },
+export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; permis: number }>> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, permis: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, permis: 500_000 },
 };
 
 export const DEMO_FILES = {
@@ -61,6 +65,10 @@ export const DEMO_FILES = {
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
   decp2024: 'decp/decp-2024.json',
+  permisLogements: SITADEL_FILES.logements,
+  permisLocaux: SITADEL_FILES.locaux,
+  permisDemolir: SITADEL_FILES.demolir,
+  permisAmenager: SITADEL_FILES.amenager,
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -108,6 +116,10 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
   files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
 
+  step(`Permis Sitadel (${sizes.permis} autorisations sur quatre listes)…`);
+  const permits = await writeSitadel(ctx, sizes.permis, picker, companies, path);
+  for (const p of permits) files.push({ source: 'permis', name: p.name, path: p.path, rows: p.rows, bytes: p.bytes });
+
   return {
     outDir: options.outDir,
     scale,
@@ -121,6 +133,8 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
+      permis: permits.reduce((n, p) => n + p.rows, 0),
+      permisAutorises45Jours: permits.reduce((n, p) => n + p.authorisedLast45Days, 0),
     },
     durationMs: Math.round(performance.now() - started),
   };
