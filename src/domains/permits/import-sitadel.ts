@@ -13,6 +13,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { CsvSplitter, type CsvRecord } from '../../import/csv.js';
+import { rowBuilder } from '../../import/records.js';
 import type { Importer, Mapped, RawRecord } from '../../import/importer.js';
 import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
 import { upsertRows } from '../../import/upsert.js';
@@ -61,6 +62,7 @@ export async function* sitadelRecords(stream: Readable): AsyncGenerator<RawRecor
   let decoder: ReturnType<typeof textDecoder> | null = null;
   let splitter: CsvSplitter | null = null;
   let header: string[] | null = null;
+  let build: (fields: string[]) => Csv = () => ({});
   let firstLine: { line: number; fields: string[] } | null = null;
   let failed = false;
   let out: CsvRecord[] = [];
@@ -76,6 +78,7 @@ export async function* sitadelRecords(stream: Readable): AsyncGenerator<RawRecor
       if (!header) {
         if (isCodesLine(record.fields)) {
           header = headerOf(record.fields);
+          build = rowBuilder(header);
           continue;
         }
         // The current layout: a line of labels first, the codes on the next one.
@@ -91,9 +94,7 @@ export async function* sitadelRecords(stream: Readable): AsyncGenerator<RawRecor
         yield { position: record.line, error: `nombre de colonnes incorrect (${record.fields.length} au lieu de ${header.length})` };
         continue;
       }
-      const value: Csv = {};
-      for (let i = 0; i < header.length; i++) value[header[i] as string] = record.fields[i] as string;
-      yield { position: record.line, value };
+      yield { position: record.line, value: build(record.fields) };
     }
   };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -216,8 +217,16 @@ export const sitadel: Importer<Csv, PermitRow> = {
       ingested_at: now,
       updated_at: now,
     };
-    // Only from the lists that have these columns (housing, premises; not demolition nor
-    // development): a permit in two lists keeps what the other gave.
+    // Only from the lists that have these columns: a permit listed both as creating housing
+    // and as creating premises keeps what each list gave. A demolition or development permit
+    // is in one list only (its kind is in its id): it has none of them.
+    if (type === 'PD' || type === 'PA') {
+      row.logements = null;
+      row.surface_habitation_creee = null;
+      row.surface_locaux_creee = null;
+      row.surface_creee = null;
+      return { row };
+    }
     if (r.NB_LGT_TOT_CREES !== undefined) {
       const n = decimal(r.NB_LGT_TOT_CREES);
       row.logements = n === undefined || n === null ? null : Math.round(n);

@@ -88,16 +88,13 @@ export async function searchPermits(
   if (f.siren) base.where('p.siren_demandeur', f.siren);
   if (parsed) base.join(searchMatches(db, PERMITS_SEARCH, parsed).as('m'), 'm.key', 'p.id');
   const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('p.id').limit(page.countCap).as('capped'));
-  const rows = parsed
-    ? await orderByRelevance(db, base.clone().select('p.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'p.date_autorisation', order: 'desc' }], key: 'p.id' })
-        .offset(page.offset)
-        .limit(page.limit + 1)
-    : await base
-        .clone()
-        .select('p.id')
-        .orderByRaw(`p.date_autorisation desc nulls last, p.id${kindOf(db) === 'postgres' ? ' collate "C"' : ''} asc`)
-        .offset(page.offset)
-        .limit(page.limit + 1);
+  const byDate = `p.date_autorisation desc nulls last, p.id${kindOf(db) === 'postgres' ? ' collate "C"' : ''} asc`;
+  const rows =
+    parsed
+      ? await orderByRelevance(db, base.clone().select('p.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'p.date_autorisation', order: 'desc' }], key: 'p.id' })
+          .offset(page.offset)
+          .limit(page.limit + 1)
+      : await base.clone().select('p.id').orderByRaw(byDate).offset(page.offset).limit(page.limit + 1);
   const ids = (rows as { id: string }[]).map((r) => r.id);
   return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
 }
