@@ -452,6 +452,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/permis.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de permis de construire, d'aménager et de démolir
+         * @description Cherche les autorisations d'urbanisme publiées par le SDES (listes Sitadel : permis
+         *     de construire et déclarations préalables créant des logements ou des locaux, permis
+         *     d'aménager, permis de démolir) par mots (`query`, dans le demandeur personne morale,
+         *     la nature du projet et la localité du terrain ; syntaxe de recherche du service) et
+         *     par filtres : départements (`departements`) ou région (`region`), commune du terrain
+         *     (`commune`, code INSEE), sorte d'autorisation (`type` : PC permis de construire, DP
+         *     déclaration préalable, PA permis d'aménager, PD permis de démolir), état
+         *     (`etat`, codes de la documentation Sitadel : 2 autorisé, 4 annulé, 5 commencé, 6
+         *     achevé), fenêtre sur la date réelle d'autorisation (`autorise_depuis`,
+         *     `autorise_avant`, bornes comprises), logements créés au moins (`logements_min`),
+         *     surface de plancher créée (`surface_min`, `surface_max`, en m² : habitation et
+         *     locaux ; les permis d'aménager et de démolir n'en déclarent pas et ne passent donc
+         *     pas ces filtres), SIREN du demandeur (`siren`). Résultats par pertinence puis date
+         *     d'autorisation (la plus récente d'abord), par pages (`limit` 1 à 50,
+         *     `next_cursor`), 1000 au plus.
+         *
+         *     Les permis autorisés des 45 derniers jours (ce que surveille une alerte) : `etat`
+         *     ["2", "5", "6"] (autorisés, y compris ceux dont le chantier a commencé ou est
+         *     achevé depuis ; un permis annulé est exclu) et `autorise_depuis` égal à la date du
+         *     jour moins 45 jours ; c'est un filtre indexé, sans mots.
+         *
+         *     Les particuliers ne sont jamais nommés : les listes ne donnent la dénomination et le
+         *     SIREN que d'un demandeur personne morale.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["permis.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/permis.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une autorisation d'urbanisme
+         * @description Donne une autorisation par son `id` : la sorte (PC, DP, PA, PD) suivie du numéro
+         *     d'enregistrement Sitadel (par exemple `PC03155512A0079`), tel que le donnent les
+         *     résultats de recherche. Espaces, points, tirets et minuscules sont admis
+         *     (`PC 031 555 12 A0079`). Le numéro seul, sans la sorte, donne toutes les
+         *     autorisations qui le portent (un permis de construire et un permis de démolir
+         *     peuvent partager un numéro). Inconnu : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["permis.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -1134,6 +1205,84 @@ export interface components {
             tribunal: string | null;
             /** @description Lien permanent du service vers l'annonce. */
             url: string;
+        };
+        /**
+         * @description Sorte d'autorisation : PC permis de construire, DP déclaration préalable, PA permis d'aménager, PD permis de démolir.
+         * @enum {string}
+         */
+        PermitType: "PC" | "DP" | "PA" | "PD";
+        /**
+         * @description État d'avancement (code Sitadel) : 2 autorisé, 4 annulé, 5 commencé (ouverture de chantier déclarée), 6 achevé (achèvement des travaux déclaré).
+         * @enum {string}
+         */
+        PermitState: "2" | "4" | "5" | "6";
+        PermitResults: {
+            results: components["schemas"]["PermitRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        PermitRecord: {
+            /** @description La sorte (PC, DP, PA, PD) suivie du numéro d'enregistrement Sitadel. */
+            id: string;
+            titre: string;
+            /** @description État, date, lieu, demandeur et ampleur du projet en une phrase. */
+            resume: string;
+            fields: {
+                /** @description Numéro d'enregistrement Sitadel, sans la sorte. */
+                numero: string;
+                type: components["schemas"]["PermitType"];
+                type_libelle: string;
+                etat: components["schemas"]["PermitState"];
+                /** @enum {string} */
+                etat_libelle: "autorisé" | "annulé" | "commencé" | "achevé";
+                /** @description Date réelle d'autorisation (AAAA-MM-JJ). */
+                date_autorisation: string | null;
+                /** @description Date réelle d'ouverture du chantier déclarée (AAAA-MM-JJ). */
+                date_ouverture_chantier: string | null;
+                /** @description Date réelle d'achèvement des travaux déclarée (AAAA-MM-JJ). */
+                date_achevement: string | null;
+                /** @description Année de dépôt de la demande. */
+                annee_depot: number | null;
+                /** @description Code INSEE de la commune du terrain. */
+                commune: string;
+                departement: string | null;
+                /** @description Localité du terrain, telle que publiée. */
+                localite: string | null;
+                /** @description Code postal du terrain (seulement quand la source en donne un de 5 chiffres). */
+                code_postal: string | null;
+                /** @description Adresse du terrain (numéro, voie, lieu-dit). */
+                adresse: string | null;
+                /** @description Nouvelle construction, ou travaux sur construction existante (nature complétée par le service instructeur, à défaut celle déclarée). */
+                nature_projet: string | null;
+                /** @description Logements créés (liste des autorisations créant des logements). */
+                logements: number | null;
+                /** @description Surface de plancher d'habitation créée, en m². */
+                surface_habitation_creee: number | null;
+                /** @description Surface de plancher de locaux non résidentiels créée, en m². */
+                surface_locaux_creee: number | null;
+                /** @description Surface de plancher créée en m² (habitation et locaux) : celle des filtres surface_min et surface_max. */
+                surface_creee: number | null;
+                /** @description Superficie du terrain en m². */
+                superficie_terrain: number | null;
+                /** @description Dénomination du demandeur personne morale ; jamais le nom d'un particulier. */
+                demandeur: string | null;
+                siren_demandeur: string | null;
+                siret_demandeur: string | null;
+                categorie_juridique_demandeur: string | null;
+                /** @description Code APE de l'établissement demandeur. */
+                activite_demandeur: string | null;
+                /** @description Lien permanent du service vers la fiche de l'entreprise demandeuse, quand elle est dans l'annuaire. */
+                demandeur_url: string | null;
+                /** @description Mois de la dernière mise à jour dans Sitadel (AAAA-MM). */
+                mise_a_jour_source: string | null;
+                /** @description Lien permanent du service. */
+                url: string;
+            };
         };
         BuyerResults: {
             results: components["schemas"]["BuyerRecord"][];
@@ -2520,6 +2669,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SaleStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "permis.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune du terrain (5 caractères, 2A/2B en Corse). */
+                    commune?: string;
+                    /** @description Sortes d'autorisation (une au moins des valeurs données). */
+                    type?: components["schemas"]["PermitType"][];
+                    /** @description États (codes Sitadel ; un au moins des valeurs données). */
+                    etat?: components["schemas"]["PermitState"][];
+                    /**
+                     * Format: date
+                     * @description Date réelle d'autorisation au plus tôt (comprise).
+                     */
+                    autorise_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Date réelle d'autorisation au plus tard (comprise).
+                     */
+                    autorise_avant?: string;
+                    /** @description Nombre minimal de logements créés. */
+                    logements_min?: number;
+                    /** @description Surface de plancher créée minimale en m². */
+                    surface_min?: number;
+                    /** @description Surface de plancher créée maximale en m². */
+                    surface_max?: number;
+                    /** @description SIREN du demandeur (personne morale). */
+                    siren?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les autorisations trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermitResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "permis.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, ou le numéro du permis. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'autorisation (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermitResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,5 +1,5 @@
 // npm run demo-data -- [--scale small|large] [--out DIR] [--today YYYY-MM-DD] [--seed N]
-// Writes deterministic demo files in the real open-data formats (SIRENE, RGE, BOAMP, DECP, DVF).
+// Writes deterministic demo files in the real open-data formats (SIRENE, RGE, BOAMP, DECP, BODACC, DVF, Sitadel, and ours).
 import { parseArgs } from 'node:util';
 import { writeDemoData, type DemoScale } from './demo/index.js';
 import { parseIsoDay } from './demo/util.js';
@@ -90,5 +90,6 @@ console.log(
     `avis : ${fmtInt.format(c.avis)} ; attributions : ${fmtInt.format(c.attributions2019)} (format 2019) + ${fmtInt.format(c.attributions2024)} (format 2024) ; ` +
     `délibérations : ${fmtInt.format(c.deliberations)} ; publications : ${fmtInt.format(c.publications)} ; contacts : ${fmtInt.format(c.contacts)}.`,
     `ventes DVF : ${fmtInt.format(c.ventes)} mutations (${fmtInt.format(c.ventesLignes)} lignes geo-dvf + ${fmtInt.format(c.ventesLignesVariante)} lignes de la variante Etalab).`,
+    `permis : ${fmtInt.format(c.permis)} (dont ${fmtInt.format(c.permisAutorises45Jours)} autorisés ces 45 derniers jours).`,
 );
 console.log(`Total ${size(total)} en ${fmtDec.format(result.durationMs / 1000)} s.`);

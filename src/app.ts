@@ -109,7 +109,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/deliberations\/([^/]+)$/, recordPage('deliberations.get', (id) => ({ id })))
     .get(/^\/publications\/([^/]+)$/, recordPage('publications.get', (id) => ({ id })))
     .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })))
-    .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })));
+    .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })))
+    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })));
 
   const app = new Koa({ proxy: false });
   app.silent = true;

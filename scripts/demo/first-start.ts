@@ -9,7 +9,7 @@ import { IMPORTERS } from '../../src/domains/importers.js';
 import { writeDemoData } from './index.js';
 
 /** The order matters: establishments after their companies, RGE after establishments. */
-const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts', 'dvf'] as const;
+const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts', 'dvf', 'permis'] as const;
 
 export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void): Promise<boolean> {
   const [{ n }] = (await db('companies').count<{ n: number | string }[]>('* as n')) as [{ n: number | string }];

@@ -12,6 +12,7 @@ import { writeDecp } from './decp.js';
 import { writeDvf } from './dvf.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
+import { SITADEL_FILES, writeSitadel } from './sitadel.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
 
 export type DemoScale = 'small' | 'large';
@@ -28,7 +29,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf' | 'permis';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -57,6 +58,9 @@ export interface DemoDataResult {
     ventesLignes: number;
     ventesLignesVariante: number;
     ventes: number;
+    /** Permits over the four Sitadel lists, and those authorised (not cancelled) in the last 45 days. */
+    permis: number;
+    permisAutorises45Jours: number;
   };
   /** The first announcement of the BODACC file (a receivership on fixed dates) and its company's SIREN. */
   bodaccShowcase: { id: string; siren: string };
@@ -66,11 +70,11 @@ export interface DemoDataResult {
 export const SCALES: Readonly<
   Record<
     DemoScale,
-    { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number; ventesLignes: number }
+    { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number; ventesLignes: number; permis: number }
   >
 > = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000 },
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000, permis: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000, permis: 500_000 },
 };
 
 export const DEMO_FILES = {
@@ -88,6 +92,10 @@ export const DEMO_FILES = {
   contacts: 'contacts/contacts.jsonl',
   dvf: 'dvf/geo-dvf.csv',
   dvfVariant: 'dvf/dvf-variante-etalab.csv',
+  permisLogements: SITADEL_FILES.logements,
+  permisLocaux: SITADEL_FILES.locaux,
+  permisDemolir: SITADEL_FILES.demolir,
+  permisAmenager: SITADEL_FILES.amenager,
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -153,6 +161,9 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const dvf = await writeDvf(ctx, sizes.ventesLignes, path(DEMO_FILES.dvf), path(DEMO_FILES.dvfVariant));
   files.push({ source: 'dvf', name: DEMO_FILES.dvf, ...dvf.geo });
   files.push({ source: 'dvf', name: DEMO_FILES.dvfVariant, ...dvf.variant });
+  step(`Permis Sitadel (${sizes.permis} autorisations sur quatre listes)…`);
+  const permits = await writeSitadel(ctx, sizes.permis, picker, companies, path);
+  for (const p of permits) files.push({ source: 'permis', name: p.name, path: p.path, rows: p.rows, bytes: p.bytes });
 
   return {
     outDir: options.outDir,
@@ -174,6 +185,8 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       ventesLignes: dvf.geo.rows,
       ventesLignesVariante: dvf.variant.rows,
       ventes: dvf.mutations,
+      permis: permits.reduce((n, p) => n + p.rows, 0),
+      permisAutorises45Jours: permits.reduce((n, p) => n + p.authorisedLast45Days, 0),
     },
     bodaccShowcase: bodacc.showcase,
     durationMs: Math.round(performance.now() - started),

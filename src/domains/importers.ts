@@ -10,6 +10,7 @@ import { contacts } from './contacts/import-contacts.js';
 import { deliberations } from './minutes/import-deliberations.js';
 import { publications } from './posts/import-publications.js';
 import { dvf } from './sales/import-dvf.js';
+import { sitadel } from './permits/import-sitadel.js';
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
@@ -22,4 +23,5 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   publications: publications as unknown as Importer<never, never>,
   contacts: contacts as unknown as Importer<never, never>,
   dvf: dvf as unknown as Importer<never, never>,
+  permis: sitadel as unknown as Importer<never, never>,
 });

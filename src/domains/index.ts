@@ -9,6 +9,7 @@ import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
 import { noticeActions } from './notices/actions.js';
+import { permitActions } from './permits/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
 import { saleActions } from './sales/actions.js';
@@ -26,6 +27,7 @@ export function createRegistry(services: Services): Registry {
     ...awardActions(services),
     ...companyActions(services),
     ...noticeActions(services),
+    ...permitActions(services),
     ...referenceActions(services),
     ...saleActions(services),
     ...helpActions(services),

@@ -10,6 +10,7 @@ import * as publicData from './0005-public-data.js';
 import * as publicSearch from './0006-public-search.js';
 import * as oauthHardening from './0007-oauth-hardening.js';
 import * as activityNomenclatures from './0008-activity-nomenclatures.js';
+import * as permits from './0009-permits.js';
 import * as sales from './0010-sales.js';
 import * as announcements from './0011-announcements.js';
 import * as localSources from './0012-local-sources.js';
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0006-public-search': publicSearch,
   '0007-oauth-hardening': oauthHardening,
   '0008-activity-nomenclatures': activityNomenclatures,
+  '0009-permits': permits,
   '0010-sales': sales,
   '0011-announcements': announcements,
   '0012-local-sources': localSources,
