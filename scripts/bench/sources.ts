@@ -19,6 +19,10 @@ export const SOURCE_IMPORTS: readonly (readonly [string, string])[] = [
   ['publications', DEMO_FILES.publications],
   ['contacts', DEMO_FILES.contacts],
   ['dvf', DEMO_FILES.dvf],
+  ['permis', DEMO_FILES.permisLogements],
+  ['permis', DEMO_FILES.permisLocaux],
+  ['permis', DEMO_FILES.permisDemolir],
+  ['permis', DEMO_FILES.permisAmenager],
 ];
 
 /** Realistic two-word queries of each source, taken in turn (words of the demo texts, broad and precise). */
@@ -27,6 +31,7 @@ export const SOURCE_SEARCHES: readonly { operation: string; bodies: readonly Rec
   { operation: 'deliberations.search', bodies: [{ query: 'toiture ecole' }, { query: 'voirie chaussee' }, { query: 'marche travaux' }, { query: 'salle polyvalente' }] },
   { operation: 'publications.search', bodies: [{ query: 'travaux ecole' }, { query: 'chantier toiture' }, { query: 'renovation energetique' }, { query: 'voirie travaux' }] },
   { operation: 'contacts.search', bodies: [{ query: 'services techniques' }, { query: 'directeur travaux' }, { query: 'charge operations' }, { query: 'responsable marches' }] },
+  { operation: 'permis.search', bodies: [{ query: 'demolition brest' }, { query: 'construction quimper' }, { query: 'amenagement rennes' }, { query: 'travaux lorient' }] },
   { operation: 'ventes.search', bodies: [{ departements: ['29'], type_local: 'Maison' }, { departements: ['35'], type_local: 'Appartement' }, { region: '53', type_local: 'Maison', prix_min: 100000, prix_max: 300000 }, { departements: ['56'] }] },
 ];
 

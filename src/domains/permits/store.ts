@@ -1,8 +1,8 @@
 // Reads of the building permits: by id (or bare number), and searches by words and filters,
 // by relevance then authorisation date.
-import { kindOf, type Database } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/database.js';
 import { PERMITS_SEARCH } from './search-index.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { PermitRow, PermitState, PermitType } from './rows.js';
 
@@ -86,15 +86,7 @@ export async function searchPermits(
   if (f.surfaceMin !== undefined) base.where('p.surface_creee', '>=', f.surfaceMin);
   if (f.surfaceMax !== undefined) base.where('p.surface_creee', '<=', f.surfaceMax);
   if (f.siren) base.where('p.siren_demandeur', f.siren);
-  if (parsed) base.join(searchMatches(db, PERMITS_SEARCH, parsed).as('m'), 'm.key', 'p.id');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('p.id').limit(page.countCap).as('capped'));
-  const byDate = `p.date_autorisation desc nulls last, p.id${kindOf(db) === 'postgres' ? ' collate "C"' : ''} asc`;
-  const rows =
-    parsed
-      ? await orderByRelevance(db, base.clone().select('p.id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'p.date_autorisation', order: 'desc' }], key: 'p.id' })
-          .offset(page.offset)
-          .limit(page.limit + 1)
-      : await base.clone().select('p.id').orderByRaw(byDate).offset(page.offset).limit(page.limit + 1);
-  const ids = (rows as { id: string }[]).map((r) => r.id);
-  return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const filtered = Object.values(f).some((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length));
+  const found = await searchPage(db, parsed, { index: PERMITS_SEARCH, base, key: 'p.id', then: { column: 'p.date_autorisation', order: 'desc' }, filtered }, page);
+  return { ids: found.keys, hasMore: found.hasMore, total: found.total };
 }
