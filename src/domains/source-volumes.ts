@@ -11,15 +11,16 @@ export type AlertSourceCode = (typeof ALERT_SOURCES)[number];
 /** Each source's records; null for a source the service does not hold yet. */
 const VOLUMES: Record<AlertSourceCode, ((db: Database) => Promise<TableVolume>) | null> = {
   marche: (db) => tableVolume(db, 'notices'),
+  // Consultation files: issue 14.
   dce: null,
   attribution: (db) => tableVolume(db, 'awards'),
-  permis: null,
-  reseaux_sociaux: null,
-  mairie: null,
-  bodacc: null,
+  permis: (db) => tableVolume(db, 'permits'),
+  reseaux_sociaux: (db) => tableVolume(db, 'publications'),
+  mairie: (db) => tableVolume(db, 'deliberations'),
+  bodacc: (db) => tableVolume(db, 'announcements'),
   entreprise: (db) => tableVolume(db, 'companies'),
-  contact: null,
-  dvf: null,
+  contact: (db) => tableVolume(db, 'contacts'),
+  dvf: (db) => tableVolume(db, 'sales'),
 };
 
 const EMPTY: TableVolume = { records: 0, lastIngestedAt: null };
