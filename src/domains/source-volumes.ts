@@ -4,9 +4,9 @@
 // takes tens of milliseconds on SQLite: not on every call of a reference list).
 import type { Database } from '../platform/db/database.js';
 import { tableVolume, type TableVolume } from '../platform/db/volume.js';
-import type { ALERT_SOURCES } from './alerts/actions.js';
+import type { components } from '../../generated/openapi-types.js';
 
-export type AlertSourceCode = (typeof ALERT_SOURCES)[number];
+export type AlertSourceCode = components['schemas']['AlertSourceCode'];
 
 /** Each source's records; null for a source the service does not hold yet. */
 const VOLUMES: Record<AlertSourceCode, ((db: Database) => Promise<TableVolume>) | null> = {
