@@ -25,7 +25,12 @@ export async function benchLiveImport(unitsFile: string): Promise<void> {
   try {
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
     const started = Date.now();
-    const importer = spawn(process.execPath, ['--import=tsx', 'scripts/import.ts', 'sirene-unites', unitsFile], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'ignore' });
+    const importer = spawn(process.execPath, ['--import=tsx', 'scripts/import.ts', 'sirene-unites', unitsFile], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // The import's error lines (its progress goes to stderr too), said when it fails.
+    let errors = '';
+    importer.stderr?.on('data', (chunk: Buffer) => {
+      errors = `${errors}${chunk.toString()}`.split('\n').filter((l) => l.startsWith('Erreur')).join('\n');
+    });
     const ended = new Promise<number | null>((resolve) => importer.once('exit', resolve));
     let importing = true;
     void ended.then(() => (importing = false));
@@ -44,6 +49,7 @@ export async function benchLiveImport(unitsFile: string): Promise<void> {
       await pause(20);
     }
     const code = await ended;
+    if (code !== 0) console.log(`  l'import a échoué (sortie ${code}) : ${errors || 'sans message'}`);
     const seconds = (Date.now() - started) / 1000;
     console.log(`Pendant un import de 1 000 000 d'unités légales dans la base du service (${seconds.toFixed(1)} s, sortie ${code}) :`);
     console.log(line('  /openapi.json (sans base : arrêts de la boucle)', documents));

@@ -1,5 +1,6 @@
 // Runs one import: records read from a file, mapped by the source's importer, written in
 // batched transactions; bad records skipped and reported with their place and reason.
+import { lockForWrite } from '../platform/db/busy.js';
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -224,7 +225,11 @@ export async function importFile<Raw, Row>(
       for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
       if (batch.rows.length) {
         const writeStamp = now().toISOString();
-        const result = await db.transaction((trx) => importer.write(trx, batch.rows, writeStamp));
+        const result = await db.transaction(async (trx) => {
+          // Importers may read before they write (provisional companies, versions): the lock first.
+          await lockForWrite(trx);
+          return importer.write(trx, batch.rows, writeStamp);
+        });
         report.inserted += result.inserted;
         report.updated += result.updated;
         report.kept += result.kept;
