@@ -34,6 +34,29 @@ function buyerPost(rng: Rng, b: Buyer, picker: BuyerPicker, year: number): strin
   return rng.pick(templates)();
 }
 
+/**
+ * What real posts add around their message, so that texts differ in length and wording as
+ * real ones do (a demo of a few templates made thousands of posts rank exactly alike for a
+ * common query, which no real network does): a greeting, a date, a thank-you, hashtags.
+ */
+function aroundPost(rng: Rng, place: string, text: string): string {
+  const openings = ['', '', 'Info travaux.', 'À noter :', 'Bonne nouvelle !', 'Point d’étape :', 'Rappel :', 'En images :', '📣', '👷'];
+  const closings = [
+    '',
+    '',
+    `Merci aux riverains de ${place} pour leur patience.`,
+    `Prochaine réunion publique le ${rng.int(1, 28)}/${String(rng.int(1, 12)).padStart(2, '0')} en mairie.`,
+    'Les horaires de collecte des déchets ne changent pas.',
+    `Stationnement interdit du ${rng.int(1, 14)} au ${rng.int(15, 28)} sur le secteur.`,
+    'Le chantier respecte la charte chantier propre.',
+    `Coût de l’opération : ${rng.int(40, 900)} 000 € HT, dont subventions de l’État et de la région.`,
+    'Pour toute question, passez nous voir à l’accueil.',
+  ];
+  const tags = ['#chantier', '#travaux', '#collectivités', `#${place.replace(/[^\p{L}]/gu, '')}`, '#BTP', '#rénovation', '#cadredevie', '#mobilité', '#transitionénergétique'];
+  const chosen = tags.filter(() => rng.chance(0.25)).join(' ');
+  return [rng.pick(openings), text, rng.pick(closings), chosen].filter(Boolean).join(' ');
+}
+
 export interface PublicationLineOut {
   id: string;
   reseau: string;
@@ -56,7 +79,7 @@ export function publicationAt(ctx: DemoContext, k: number, picker: BuyerPicker, 
   const date = `${isoDateTime(day, rng.int(7 * 3600, 20 * 3600))}Z`;
   let line: PublicationLineOut;
   if (rng.chance(0.65)) {
-    line = { id, reseau, auteur: b.nom, date, texte: buyerPost(rng, b, picker, year) };
+    line = { id, reseau, auteur: b.nom, date, texte: aroundPost(rng, b.communeNom, buyerPost(rng, b, picker, year)) };
     if (b.kind === 'commune') Object.assign(line, { commune: b.code, commune_nom: b.communeNom });
     else line.departement = b.departement;
     if (rng.chance(0.1)) line.texte += ` Renseignements : ${b.telephone}.`;
@@ -70,7 +93,7 @@ export function publicationAt(ctx: DemoContext, k: number, picker: BuyerPicker, 
       `Nous recrutons un conducteur de travaux et deux compagnons pour nos chantiers ${b.kind === 'commune' ? `autour de ${b.communeNom}` : 'du département'}. Candidature : recrutement@${slug(company.displayName)}.fr`,
       `Retour en images sur le chantier de ${work.objet.toLowerCase()} : toiture, charpente et finitions livrées dans les délais.`,
     ];
-    line = { id, reseau, auteur: company.displayName, date, texte: rng.pick(texts), commune: company.head.commune.code, commune_nom: company.head.commune.nom };
+    line = { id, reseau, auteur: company.displayName, date, texte: aroundPost(rng, company.head.commune.nom, rng.pick(texts)), commune: company.head.commune.code, commune_nom: company.head.commune.nom };
   }
   line.lien = `https://www.${reseau === 'x' ? 'x.com' : reseau === 'autre' ? 'threads.net' : `${reseau}.com`}/${slug(line.auteur)}/posts/${isoDay(day).replace(/-/g, '')}${k}`;
   return line;

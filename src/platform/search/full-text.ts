@@ -464,10 +464,12 @@ export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQu
     let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, read) as { id: number; rank: number }[];
     if (rows.length >= count) {
       const last = (rows[count - 1] as { rank: number }).rank;
-      rows =
-        rows.length === read && (rows[read - 1] as { rank: number }).rank === last
-          ? (statement(conn, `select id, rank from (${ranked}) where rank >= ?`).all(match, last) as { id: number; rank: number }[])
-          : rows.filter((r) => r.rank >= last);
+      if (rows.length === read && (rows[read - 1] as { rank: number }).rank === last) {
+        // A tie running past what was read: every match from the last rank on, with its key
+        // in the same statement (thousands of ties, each looked up alone, cost more).
+        return statement(conn, `select k.key as key, r.rank as rank from (${ranked}) r join "${keysTable(index)}" k on k.id = r.id where r.rank >= ?`).all(match, last) as SearchHit[];
+      }
+      rows = rows.filter((r) => r.rank >= last);
     }
     const keyOf = statement(conn, `select key from "${keysTable(index)}" where id = ?`).pluck();
     return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));
