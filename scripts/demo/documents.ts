@@ -91,7 +91,10 @@ export async function pdfDocument(pages: PdfPage[], title = 'Document'): Promise
 export function zipOf(entries: { name: string; data: Uint8Array | string; store?: boolean }[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   const mtime = new Date('2026-01-01T00:00:00Z');
-  for (const e of entries) zip.addBuffer(Buffer.from(e.data), e.name, { mtime, compress: !e.store });
+  for (const e of entries) {
+    if (e.name.endsWith('/')) zip.addEmptyDirectory(e.name.slice(0, -1), { mtime });
+    else zip.addBuffer(Buffer.from(e.data), e.name, { mtime, compress: !e.store });
+  }
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
