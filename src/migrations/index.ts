@@ -11,6 +11,7 @@ import * as publicSearch from './0006-public-search.js';
 import * as oauthHardening from './0007-oauth-hardening.js';
 import * as activityNomenclatures from './0008-activity-nomenclatures.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
+import * as dce from './0014-dce.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0007-oauth-hardening': oauthHardening,
   '0008-activity-nomenclatures': activityNomenclatures,
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
+  '0014-dce': dce,
 };
 
 const source: Knex.MigrationSource<string> = {
