@@ -300,6 +300,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/bodacc.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche d'annonces légales (BODACC)
+         * @description Cherche les annonces commerciales du BODACC par mots (`query`, syntaxe de recherche du
+         *     service : dans la dénomination ou le nom commercial, le nom publié du commerçant
+         *     — personnes morales seulement —, la nature du jugement, l'activité, le détail de
+         *     l'acte, la ville et le tribunal) et par filtres : familles d'annonces (`familles` :
+         *     `creation`, `immatriculation`, `collective` — procédures collectives : sauvegarde,
+         *     redressement, liquidation judiciaire —, `conciliation`, `retablissement_professionnel`,
+         *     `modification`, `radiation`, `dpc` — dépôts des comptes —, `vente`, `divers`),
+         *     départements (`departements`, le `numerodepartement` de l'annonce) ou région
+         *     (`region`), fenêtre de parution (`parue_depuis`, `parue_avant`, bornes comprises), SIREN
+         *     d'une entreprise citée au registre de l'annonce (`siren` ; une vente de fonds en cite
+         *     souvent deux : l'acquéreur et le vendeur). Résultats par pertinence puis date de
+         *     parution (la plus récente d'abord ; sans mots, par date seulement), par pages (`limit`
+         *     1 à 50, `next_cursor`), 1000 au plus.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["bodacc.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/bodacc.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une annonce légale (BODACC)
+         * @description Donne une annonce du BODACC par son `id` (l'identifiant publié par le BODACC, par
+         *     exemple A202500510042 : lettre du bulletin, numéro de parution, numéro d'annonce).
+         *     Inconnue : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["bodacc.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/me": {
         parameters: {
             query?: never;
@@ -529,6 +587,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/deliberations.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de délibérations municipales
+         * @description Cherche les délibérations des conseils municipaux par mots (`query`, dans l'objet, le texte
+         *     intégral et la commune ; syntaxe de recherche du service) et par filtres : départements
+         *     (`departements`) ou région (`region`), commune (`commune`, code INSEE), fenêtre de date de
+         *     séance (`date_depuis`, `date_avant`, bornes comprises). Résultats par pertinence puis date de
+         *     séance (la plus récente d'abord), par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus.
+         *     Chaque résultat donne un `extrait` du texte ; le texte intégral est donné par
+         *     deliberations.get. Les délibérations sont importées d'un format JSON Lines du service (schéma
+         *     `DeliberationLine`) ; l'adresse web du document source n'est pas conservée (seul le libellé
+         *     `source` l'est) et les téléphones, courriels et adresses web cités dans les textes sont
+         *     masqués à l'import.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["deliberations.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/deliberations.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une délibération municipale
+         * @description Donne une délibération par son `id` (celui des résultats de recherche), avec son texte
+         *     intégral (coordonnées masquées). Inconnue : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["deliberations.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/publications.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de publications des réseaux sociaux
+         * @description Cherche les publications des réseaux sociaux par mots (`query`, dans le texte, l'auteur et la
+         *     commune ; syntaxe de recherche du service) et par filtres : réseaux (`reseaux`),
+         *     départements (`departements`) ou région (`region`), commune (`commune`, code INSEE),
+         *     fenêtre de date de publication (`date_depuis`, `date_avant`, bornes comprises, sur le jour
+         *     écrit dans la publication). Résultats par pertinence puis date (la plus récente d'abord), par
+         *     pages (`limit` 1 à 50, `next_cursor`), 1000 au plus. Les publications sont importées d'un
+         *     format JSON Lines du service (schéma `PublicationLine`) ; le lien de la publication sur le
+         *     réseau n'est pas conservé (`url` est le lien permanent du service) et les téléphones,
+         *     courriels et adresses web cités dans les textes sont masqués à l'import.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["publications.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/publications.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une publication
+         * @description Donne une publication par son `id` (celui des résultats de recherche). Inconnue : `results`
+         *     vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["publications.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/contacts.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recherche de contacts
+         * @description Cherche les contacts de l'annuaire (nom, fonction, organisation ; jamais de téléphone, de
+         *     courriel ni de site : ils sont supprimés à l'import) par mots (`query`, dans le nom, la
+         *     fonction, l'organisation et la commune ; syntaxe de recherche du service) et par filtres :
+         *     départements (`departements`) ou région (`region`), commune (`commune`, code INSEE),
+         *     organisation (`organisation` : tous ces mots dans son nom, casse et accents ignorés ; ou
+         *     `organisation_siren`), fonction (`role` : tous ces mots dans la fonction). Résultats par
+         *     pertinence (avec `query`), sinon par nom, par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus. Les contacts
+         *     sont importés d'un format JSON Lines du service (schéma `ContactLine`).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["contacts.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/contacts.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Un contact
+         * @description Donne un contact par son `id` (celui des résultats de recherche) : nom, fonction,
+         *     organisation (et son SIREN), commune. Jamais de coordonnées. Inconnu : `results` vide (200).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["contacts.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -636,6 +853,89 @@ export interface components {
                 /** @description Lien permanent du service. */
                 url: string;
             };
+        };
+        /**
+         * @description Famille d'annonce du BODACC (`familleavis`) : creation (Créations), immatriculation (Immatriculations), collective (Procédures collectives), conciliation (Procédures de conciliation), retablissement_professionnel (Procédures de rétablissement professionnel), modification (Modifications diverses), radiation (Radiations), dpc (Dépôts des comptes), vente (Ventes et cessions), divers (Annonces diverses).
+         * @enum {string}
+         */
+        BodaccFamily: "creation" | "immatriculation" | "collective" | "conciliation" | "retablissement_professionnel" | "modification" | "radiation" | "dpc" | "vente" | "divers";
+        AnnouncementResults: {
+            results: components["schemas"]["AnnouncementRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        /** @description Une annonce commerciale du BODACC. Ne sont gardés que ce dont un acheteur ou un cotraitant a besoin : pour une personne morale sa dénomination, sa forme juridique et son SIREN ; pour une personne physique (entrepreneur individuel) son seul nom commercial, jamais son nom civil, sa naissance, sa nationalité ni son adresse ; ni les dirigeants, ni le texte libre des jugements (« complementJugement », qui nomme mandataires et adresses), ni aucun téléphone, courriel ou site. */
+        AnnouncementRecord: {
+            /** @description Identifiant BODACC de l'annonce (A202500510042). */
+            id: string;
+            titre: string;
+            /** @description Famille, nature du jugement ou détail, tribunal et date en une phrase. */
+            resume: string;
+            fields: {
+                id_bodacc: string;
+                /** @description BODACC A (ventes, créations, immatriculations, procédures), B (modifications, radiations) ou C (dépôts des comptes). */
+                bulletin: string | null;
+                numero_parution: string | null;
+                numero_annonce: number | null;
+                /** @description AAAA-MM-JJ. */
+                date_parution: string;
+                /** @description Code de la famille (`familleavis`) ; voir BodaccFamily. */
+                famille: string | null;
+                famille_libelle: string | null;
+                /** @description annonce (avis initial), rectificatif ou annulation, tel que publié. */
+                type_avis: string | null;
+                type_avis_libelle: string | null;
+                departement: string | null;
+                departement_nom: string | null;
+                /** @description Commune publiée par l'annonce (jamais une adresse). */
+                ville: string | null;
+                code_postal: string | null;
+                tribunal: string | null;
+                /** @enum {string|null} */
+                type_personne: "personne_morale" | "personne_physique" | null;
+                /** @description Dénomination d'une personne morale ; nom commercial d'une personne physique (null s'il n'en a pas). Quand l'annonce ne dit pas la nature de la personne, le « commercant » publié, sauf s'il s'écrit « NOM, Prénom » (la forme d'une personne physique), jamais gardé. */
+                denomination: string | null;
+                forme_juridique: string | null;
+                /** @description Activité en texte libre, telle que publiée (pas un code NAF). */
+                activite: string | null;
+                /** @description SIREN cités par le registre de l'annonce (sans espaces, sans doublon). */
+                sirens: string[];
+                /** @description Le jugement (procédures collectives, conciliation, rétablissement professionnel) ; null sans jugement. */
+                jugement: {
+                    /** @description Jugement d'ouverture, Jugement prononçant, Extrait de jugement… */
+                    famille: string | null;
+                    /** @description Jugement d'ouverture de liquidation judiciaire… */
+                    nature: string | null;
+                    /** @description AAAA-MM-JJ (les dates publiées en toutes lettres, « 10 décembre 2009 », sont converties) ; null si illisible. */
+                    date: string | null;
+                } | null;
+                /** @description Ce que dit l'acte : catégorie de création, d'immatriculation ou de vente et date de commencement d'activité, descriptif d'une modification, radiation, ou type et date de clôture des comptes déposés. */
+                detail: string | null;
+                /** @description Champs de détail (JSON dans une chaîne) que la source publiait illisibles ; l'annonce est gardée sans eux. */
+                details_illisibles: string[];
+                /** @description Lien permanent du service. */
+                url: string;
+            };
+        };
+        CollectiveProceeding: {
+            /** @description Identifiant BODACC de l'annonce (à passer à bodacc.get). */
+            annonce_id: string;
+            /** @description AAAA-MM-JJ. */
+            date_parution: string;
+            /** @enum {string} */
+            famille: "collective" | "conciliation" | "retablissement_professionnel";
+            /** @description Nature du jugement. */
+            nature: string | null;
+            /** @description AAAA-MM-JJ. */
+            date_jugement: string | null;
+            tribunal: string | null;
+            /** @description Lien permanent du service vers l'annonce. */
+            url: string;
         };
         BuyerResults: {
             results: components["schemas"]["BuyerRecord"][];
@@ -768,6 +1068,8 @@ export interface components {
                 /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
                 raison_sociale_connue: boolean;
                 rge_domaines: string[];
+                /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
+                procedures_collectives: components["schemas"]["CollectiveProceeding"][];
                 /** @description Absent des sources importées (liste vide). */
                 dirigeants: {
                     nom?: string;
@@ -792,6 +1094,266 @@ export interface components {
         ToolStatus: "active" | "alias" | "preparation";
         /** @enum {string} */
         Scope: "mcp:read" | "mcp:write";
+        DeliberationResults: {
+            results: components["schemas"]["DeliberationRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        DeliberationRecord: {
+            /** @description Identifiant de la délibération dans sa source. */
+            id: string;
+            titre: string;
+            /** @description Commune, date de séance et début du texte en une phrase. */
+            resume: string;
+            fields: {
+                id: string;
+                /** @description Code INSEE. */
+                commune: string;
+                commune_nom: string;
+                departement: string | null;
+                /** @description AAAA-MM-JJ. */
+                date_seance: string;
+                numero: string | null;
+                titre: string;
+                /** @description Les premiers mots du texte. */
+                extrait: string;
+                /** @description Texte intégral : donné par deliberations.get, null dans les résultats de recherche (voir `extrait`). */
+                texte: string | null;
+                /** @description Libellé de la provenance, sans adresse web (celle du document source n'est pas conservée). */
+                source: string | null;
+                /** @description Lien permanent du service. */
+                url: string;
+            };
+        };
+        PublicationResults: {
+            results: components["schemas"]["PublicationRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        PublicationRecord: {
+            /** @description Identifiant de la publication dans sa source. */
+            id: string;
+            /** @description L'auteur et le réseau. */
+            titre: string;
+            /** @description Date et début du texte. */
+            resume: string;
+            fields: {
+                id: string;
+                reseau: components["schemas"]["ReseauSocial"];
+                auteur: string;
+                /** @description Date (AAAA-MM-JJ) ou date et heure ISO 8601, telle que publiée. */
+                date: string;
+                /** @description Coordonnées (téléphone, courriel, adresse web) masquées. */
+                texte: string;
+                commune: string | null;
+                commune_nom: string | null;
+                departement: string | null;
+                /** @description Lien permanent du service (le lien de la publication sur le réseau n'est pas conservé). */
+                url: string;
+            };
+        };
+        ContactResults: {
+            results: components["schemas"]["ContactRecord"][];
+            /** @description Page suivante ; null s'il n'y en a pas. */
+            next_cursor: string | null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+                profondeur_max: number;
+            };
+        };
+        ContactRecord: {
+            /** @description Identifiant du contact dans sa source. */
+            id: string;
+            /** @description Le nom. */
+            titre: string;
+            /** @description Fonction, organisation et commune. */
+            resume: string;
+            fields: {
+                id: string;
+                nom: string;
+                role: string;
+                organisation: string;
+                /** @description SIREN de l'organisation : sa fiche par entreprises.get. */
+                organisation_siren: string | null;
+                organisation_siret: string | null;
+                commune: string | null;
+                commune_nom: string | null;
+                departement: string | null;
+                /** @description Lien permanent du service ; aucune coordonnée (téléphone, courriel, site) n’est conservée. */
+                url: string;
+            };
+        };
+        /**
+         * @description Le réseau social d'une publication.
+         * @enum {string}
+         */
+        ReseauSocial: "facebook" | "instagram" | "linkedin" | "x" | "mastodon" | "bluesky" | "youtube" | "autre";
+        /**
+         * Ligne de délibération (format JSON Lines du service)
+         * @description Format d'import des délibérations de conseil municipal (source d'alerte `mairie`) : un
+         *     objet JSON par ligne, encodé en UTF-8 (fichier `.jsonl`, éventuellement `.gz` ou `.zip`).
+         *     Aucun format national n'existe : celui-ci est le nôtre. Chaque ligne est validée contre ce
+         *     schéma ; une ligne non conforme est écartée avec la raison (le champ en cause) et son
+         *     numéro de ligne. L'`id` identifie la délibération : réimporter une ligne de même `id` la
+         *     met à jour (date d'entrée dans le service conservée).
+         *
+         *     Coordonnées : l'adresse web du document source (`url`, `lien`, `url_document`) est
+         *     acceptée mais jamais enregistrée ni renvoyée (le service ne renvoie aucune adresse web
+         *     de fiche publique ; `source` en garde le libellé). Toute autre clé dont la valeur
+         *     contient un numéro de téléphone, une adresse électronique ou une adresse web est
+         *     supprimée de même. Les numéros de téléphone, adresses électroniques et adresses web
+         *     présents dans `titre`, `texte` ou `source` sont masqués (« [coordonnée masquée] »).
+         *     Chaque coordonnée supprimée ou masquée est comptée dans le bilan de l'import. Une autre
+         *     clé inconnue écarte la ligne.
+         */
+        DeliberationLine: {
+            /** @description Identifiant unique de la délibération (conseillé : code INSEE, date et numéro, par exemple `29232-2026-03-12-DEL-2026-045`). */
+            id: string;
+            /** @description Code INSEE de la commune (donne le département). */
+            commune: string;
+            /** @description Nom de la commune. */
+            commune_nom: string;
+            /**
+             * Format: date
+             * @description Date de la séance du conseil (AAAA-MM-JJ).
+             */
+            date_seance: string;
+            /** @description Numéro de la délibération dans le registre. */
+            numero?: string | null;
+            /** @description Objet de la délibération. */
+            titre: string;
+            /** @description Texte intégral (indexé en texte intégral). */
+            texte: string;
+            /** @description Libellé de la provenance (par exemple « Registre des délibérations, site de la commune »), sans adresse. */
+            source?: string | null;
+            /** @description Adresse web du document source ; acceptée, supprimée à l'import, comptée. */
+            url?: string | null;
+            /** @description Comme `url`. */
+            lien?: string | null;
+            /** @description Comme `url`. */
+            url_document?: string | null;
+        };
+        /**
+         * Ligne de publication (format JSON Lines du service)
+         * @description Format d'import des publications des réseaux sociaux (source d'alerte `reseaux_sociaux`) :
+         *     un objet JSON par ligne, encodé en UTF-8 (fichier `.jsonl`, éventuellement `.gz` ou
+         *     `.zip`). Aucun format national n'existe : celui-ci est le nôtre. Chaque ligne est validée
+         *     contre ce schéma ; une ligne non conforme est écartée avec la raison (le champ en cause) et
+         *     son numéro de ligne. L'`id` identifie la publication : réimporter une ligne de même `id` la
+         *     met à jour (date d'entrée dans le service conservée).
+         *
+         *     Coordonnées : le lien de la publication sur le réseau (`lien`, `url`) est accepté mais
+         *     jamais enregistré ni renvoyé ; l'`url` d'un résultat est le lien permanent du service.
+         *     Toute autre clé dont la valeur contient un numéro de téléphone, une adresse électronique
+         *     ou une adresse web est supprimée de même. Les numéros de téléphone, adresses
+         *     électroniques et adresses web présents dans `texte` ou `auteur` sont masqués
+         *     (« [coordonnée masquée] »). Chaque coordonnée supprimée ou masquée est comptée dans le
+         *     bilan de l'import. Une autre clé inconnue écarte la ligne.
+         */
+        PublicationLine: {
+            /** @description Identifiant unique de la publication (conseillé : le réseau et l'identifiant du message, par exemple `mastodon-113452278`). */
+            id: string;
+            /**
+             * @description Le réseau social (les valeurs de ReseauSocial).
+             * @enum {string}
+             */
+            reseau: "facebook" | "instagram" | "linkedin" | "x" | "mastodon" | "bluesky" | "youtube" | "autre";
+            /** @description Nom affiché du compte auteur (une collectivité, une entreprise, une personne publique). */
+            auteur: string;
+            /** @description Date de publication : AAAA-MM-JJ, ou date et heure ISO 8601 avec fuseau (2026-03-12T09:30:00+01:00). Les filtres de date lisent le jour écrit. */
+            date: string;
+            /** @description Texte de la publication (indexé en texte intégral). */
+            texte: string;
+            /** @description Code INSEE de la commune concernée, s'il est connu (donne le département). */
+            commune?: string | null;
+            /** @description Nom de la commune concernée. */
+            commune_nom?: string | null;
+            /** @description Département concerné, quand la commune n'est pas donnée (sinon celui de la commune, qui prévaut). */
+            departement?: string | null;
+            /** @description Lien de la publication sur le réseau ; accepté, supprimé à l'import, compté. */
+            lien?: string | null;
+            /** @description Comme `lien`. */
+            url?: string | null;
+        };
+        /**
+         * Ligne de contact (format JSON Lines du service)
+         * @description Format d'import de l'annuaire des contacts (source d'alerte `contact`) : un objet JSON par
+         *     ligne, encodé en UTF-8 (fichier `.jsonl`, éventuellement `.gz` ou `.zip`). Aucun format
+         *     national n'existe : celui-ci est le nôtre. Un contact est un nom, une fonction et une
+         *     organisation, rien d'autre. Chaque ligne est validée contre ce schéma ; une ligne non
+         *     conforme est écartée avec la raison (le champ en cause) et son numéro de ligne. L'`id`
+         *     identifie le contact : réimporter une ligne de même `id` la met à jour (date d'entrée dans
+         *     le service conservée).
+         *
+         *     Coordonnées : les clés `telephone`, `tel`, `telephone_fixe`, `portable`, `mobile`, `fax`,
+         *     `email`, `mail`, `courriel`, `site`, `site_internet`, `site_web`, `web`, `url` et
+         *     `lien` sont acceptées mais supprimées à l'import, jamais enregistrées ni renvoyées. Toute
+         *     autre clé dont la valeur contient un numéro de téléphone, une adresse électronique ou une
+         *     adresse web est supprimée de même, et ces coordonnées sont masquées
+         *     (« [coordonnée masquée] ») dans `nom`, `role`, `organisation` et `commune_nom`. Chaque
+         *     coordonnée supprimée ou masquée est comptée dans le bilan de l'import. Une autre clé
+         *     inconnue écarte la ligne.
+         */
+        ContactLine: {
+            /** @description Identifiant unique du contact dans la source. */
+            id: string;
+            /** @description Nom de la personne (« Mme Anne Le Gall »). */
+            nom: string;
+            /** @description Fonction (« Directrice des services techniques »). */
+            role: string;
+            /** @description Organisation (collectivité, entreprise). */
+            organisation: string;
+            /** @description SIREN de l'organisation. */
+            organisation_siren?: string | null;
+            /** @description SIRET de l'organisation (donne le SIREN s'il manque). */
+            organisation_siret?: string | null;
+            /** @description Code INSEE de la commune de l'organisation (donne le département). */
+            commune?: string | null;
+            commune_nom?: string | null;
+            /** @description Département, quand la commune n'est pas donnée (sinon celui de la commune, qui prévaut). */
+            departement?: string | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            telephone?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            tel?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            telephone_fixe?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            portable?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            mobile?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            fax?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            email?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            mail?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            courriel?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            site?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            site_internet?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            site_web?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            web?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            url?: string | number | null;
+            /** @description Coordonnée : acceptée, supprimée à l'import, comptée ; jamais enregistrée. */
+            lien?: string | number | null;
+        };
         /**
          * @description Code INSEE d'une région.
          * @enum {string}
@@ -1558,6 +2120,104 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    "bodacc.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Familles d'annonces (une au moins parmi celles données). */
+                    familles?: components["schemas"]["BodaccFamily"][];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Première date de parution retenue (AAAA-MM-JJ).
+                     */
+                    parue_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernière date de parution retenue (AAAA-MM-JJ).
+                     */
+                    parue_avant?: string;
+                    /** @description SIREN d'une entreprise citée par l'annonce. */
+                    siren?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les annonces trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "bodacc.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` BODACC de l'annonce (celui des résultats de recherche). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'annonce (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -1903,6 +2563,295 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ToolDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "deliberations.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Départements (ceux de la région s'y ajoutent). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune. */
+                    commune?: string;
+                    /**
+                     * Format: date
+                     * @description Séances de ce jour ou après (AAAA-MM-JJ).
+                     */
+                    date_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Séances de ce jour ou avant (AAAA-MM-JJ).
+                     */
+                    date_avant?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les délibérations trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliberationResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "deliberations.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, tel quel (délibération). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La délibération (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliberationResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "publications.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Réseaux retenus (tous par défaut). */
+                    reseaux?: components["schemas"]["ReseauSocial"][];
+                    /** @description Départements (ceux de la région s'y ajoutent). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune. */
+                    commune?: string;
+                    /**
+                     * Format: date
+                     * @description Publications de ce jour ou après (AAAA-MM-JJ).
+                     */
+                    date_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Publications de ce jour ou avant (AAAA-MM-JJ).
+                     */
+                    date_avant?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les publications trouvées. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicationResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "publications.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, tel quel (publication). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La publication (ou aucune). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicationResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "contacts.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots cherchés (syntaxe de recherche du service). */
+                    query?: string;
+                    /** @description Départements (ceux de la région s'y ajoutent). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description Code INSEE de la commune. */
+                    commune?: string;
+                    /** @description Mots du nom de l'organisation (tous requis, casse et accents ignorés). */
+                    organisation?: string;
+                    /** @description SIREN de l'organisation. */
+                    organisation_siren?: string;
+                    /** @description Mots de la fonction (tous requis, casse et accents ignorés). */
+                    role?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les contacts trouvés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "contacts.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'`id` d'un résultat de recherche, tel quel (contact). */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le contact (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResults"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -87,6 +87,7 @@ for (const f of result.files) {
 const c = result.counts;
 console.log(
   `Entreprises : ${fmtInt.format(c.entreprises)} ; établissements : ${fmtInt.format(c.etablissements)} ; qualifications RGE : ${fmtInt.format(c.rge)} ; ` +
-    `avis : ${fmtInt.format(c.avis)} ; attributions : ${fmtInt.format(c.attributions2019)} (format 2019) + ${fmtInt.format(c.attributions2024)} (format 2024).`,
+    `avis : ${fmtInt.format(c.avis)} ; attributions : ${fmtInt.format(c.attributions2019)} (format 2019) + ${fmtInt.format(c.attributions2024)} (format 2024) ; ` +
+    `délibérations : ${fmtInt.format(c.deliberations)} ; publications : ${fmtInt.format(c.publications)} ; contacts : ${fmtInt.format(c.contacts)}.`,
 );
 console.log(`Total ${size(total)} en ${fmtDec.format(result.durationMs / 1000)} s.`);

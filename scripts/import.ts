@@ -19,6 +19,8 @@ function summary(r: ImportReport): string {
     `${r.file} : ${r.read} lus, ${r.inserted} ajoutés, ${r.updated} mis à jour, ${r.skipped} écartés en ${r.seconds.toFixed(1)} s (${Math.round(r.read / Math.max(r.seconds, 0.001))} lignes/s).`,
   ];
   if (r.nulls) lines.push(`  ${r.nulls} valeur${r.nulls > 1 ? 's' : ''} NaN ou Infinity (hors JSON) lue${r.nulls > 1 ? 's' : ''} comme null.`);
+  // Each note of the importer on records kept, with how many times it was made.
+  for (const [note, n] of Object.entries(r.notes)) lines.push(`  ${note} : ${n}.`);
   for (const p of r.problems.slice(0, 20)) lines.push(`  écarté, ${unit} ${p.position} : ${p.reason}`);
   if (r.skipped > 20) lines.push(`  … et ${r.skipped - 20} autres écartés.`);
   return lines.join('\n');

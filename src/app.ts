@@ -104,7 +104,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret })))
     .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))
     .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id })))
-    .get(/^\/acheteurs\/([^/]+)$/, recordPage('acheteurs.get', (id) => ({ id })));
+    .get(/^\/bodacc\/([^/]+)$/, recordPage('bodacc.get', (id) => ({ id })))
+    .get(/^\/acheteurs\/([^/]+)$/, recordPage('acheteurs.get', (id) => ({ id })))
+    .get(/^\/deliberations\/([^/]+)$/, recordPage('deliberations.get', (id) => ({ id })))
+    .get(/^\/publications\/([^/]+)$/, recordPage('publications.get', (id) => ({ id })))
+    .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })));
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -9,7 +9,7 @@ import { IMPORTERS } from '../../src/domains/importers.js';
 import { writeDemoData } from './index.js';
 
 /** The order matters: establishments after their companies, RGE after establishments. */
-const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp'] as const;
+const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts'] as const;
 
 export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void): Promise<boolean> {
   const [{ n }] = (await db('companies').count<{ n: number | string }[]>('* as n')) as [{ n: number | string }];
@@ -18,8 +18,8 @@ export async function importDemoDataIfEmpty(db: Database, log: (line: string) =>
   try {
     const written = await writeDemoData({ scale: 'small', outDir: dir, today: new Date().toISOString().slice(0, 10), seed: 1 });
     for (const source of ORDER) {
-      // BOAMP is written twice (JSON and JSON lines, the same records): one is enough.
-      const files = written.files.filter((f) => f.source === source && !f.name.endsWith('.jsonl'));
+      // BOAMP and BODACC are written twice (JSON and JSON lines, the same records): one is enough.
+      const files = written.files.filter((f) => f.source === source && !((source === 'boamp' || source === 'bodacc') && f.name.endsWith('.jsonl')));
       for (const file of files) {
         const report = await importFile(db, IMPORTERS[source] as never, file.path, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
         log(`Données de démonstration ${source} : ${report.inserted} enregistrements importés${report.skipped ? `, ${report.skipped} écartés` : ''}.`);

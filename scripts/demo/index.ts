@@ -1,9 +1,13 @@
 // writeDemoData: every demo file, in the real published formats, deterministic for a given
 // seed and date. Used by `npm run demo-data` and callable in-process (e.g. by `npm start`).
 import { join } from 'node:path';
+import { writeBodacc } from './bodacc.js';
 import { writeBoamp } from './boamp.js';
 import { BuyerPicker, buildBuyers } from './buyers.js';
 import { CompanyIndex, type DemoContext } from './companies.js';
+import { writeContacts } from './contacts.js';
+import { writeDeliberations } from './deliberations.js';
+import { writePublications } from './publications.js';
 import { writeDecp } from './decp.js';
 import { writeRge } from './rge.js';
 import { writeSirene } from './sirene.js';
@@ -23,7 +27,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts';
   /** Path relative to outDir. */
   name: string;
   path: string;
@@ -44,13 +48,21 @@ export interface DemoDataResult {
     avis: number;
     attributions2019: number;
     attributions2024: number;
+    annonces: number;
+    deliberations: number;
+    publications: number;
+    contacts: number;
   };
+  /** The first announcement of the BODACC file (a receivership on fixed dates) and its company's SIREN. */
+  bodaccShowcase: { id: string; siren: string };
   durationMs: number;
 }
 
-export const SCALES: Readonly<Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number }>> = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000 },
+export const SCALES: Readonly<
+  Record<DemoScale, { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number }>
+> = {
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000 },
 };
 
 export const DEMO_FILES = {
@@ -61,6 +73,11 @@ export const DEMO_FILES = {
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
   decp2024: 'decp/decp-2024.json',
+  bodaccJson: 'bodacc/annonces-commerciales.json',
+  bodaccJsonl: 'bodacc/annonces-commerciales.jsonl',
+  deliberations: 'mairie/deliberations.jsonl',
+  publications: 'reseaux-sociaux/publications.jsonl',
+  contacts: 'contacts/contacts.jsonl',
 } as const;
 
 function resolveToday(today: string | Date | undefined): number {
@@ -108,6 +125,21 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
   files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
 
+  step(`Annonces BODACC (${sizes.annonces} annonces)…`);
+  const bodacc = await writeBodacc(ctx, sizes.annonces, companies, path(DEMO_FILES.bodaccJson), path(DEMO_FILES.bodaccJsonl));
+  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJson, path: path(DEMO_FILES.bodaccJson), rows: bodacc.rows, bytes: bodacc.jsonBytes });
+  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJsonl, path: path(DEMO_FILES.bodaccJsonl), rows: bodacc.rows, bytes: bodacc.jsonlBytes });
+
+  step(`Délibérations municipales (${sizes.deliberations})…`);
+  const minutes = await writeDeliberations(ctx, sizes.deliberations, picker, companies, path(DEMO_FILES.deliberations));
+  files.push({ source: 'deliberations', name: DEMO_FILES.deliberations, path: path(DEMO_FILES.deliberations), ...minutes });
+  step(`Publications des réseaux sociaux (${sizes.publications})…`);
+  const posts = await writePublications(ctx, sizes.publications, picker, companies, path(DEMO_FILES.publications));
+  files.push({ source: 'publications', name: DEMO_FILES.publications, path: path(DEMO_FILES.publications), ...posts });
+  step(`Contacts de l'annuaire (${sizes.contacts})…`);
+  const people = await writeContacts(ctx, sizes.contacts, picker, companies, path(DEMO_FILES.contacts));
+  files.push({ source: 'contacts', name: DEMO_FILES.contacts, path: path(DEMO_FILES.contacts), ...people });
+
   return {
     outDir: options.outDir,
     scale,
@@ -121,7 +153,12 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
+      annonces: bodacc.rows,
+      deliberations: minutes.rows,
+      publications: posts.rows,
+      contacts: people.rows,
     },
+    bodaccShowcase: bodacc.showcase,
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -1,10 +1,14 @@
 // The importers by the source name given to `npm run import`, each with its domain; this
 // module names itself to the import engine so that its reading thread can load them.
 import { importerCatalogue, type Importer } from '../import/importer.js';
+import { bodacc } from './announcements/import-bodacc.js';
 import { decp } from './awards/import-decp.js';
 import { rge } from './companies/import-rge.js';
 import { sireneEtablissements, sireneUnites } from './companies/import-sirene.js';
 import { boamp } from './notices/import-boamp.js';
+import { contacts } from './contacts/import-contacts.js';
+import { deliberations } from './minutes/import-deliberations.js';
+import { publications } from './posts/import-publications.js';
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
@@ -12,4 +16,8 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   rge: rge as unknown as Importer<never, never>,
   boamp: boamp as unknown as Importer<never, never>,
   decp: decp as unknown as Importer<never, never>,
+  bodacc: bodacc as unknown as Importer<never, never>,
+  deliberations: deliberations as unknown as Importer<never, never>,
+  publications: publications as unknown as Importer<never, never>,
+  contacts: contacts as unknown as Importer<never, never>,
 });

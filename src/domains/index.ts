@@ -2,8 +2,12 @@
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './account/actions.js';
 import { alertActions } from './alerts/actions.js';
+import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
+import { contactActions } from './contacts/actions.js';
+import { minutesActions } from './minutes/actions.js';
+import { postActions } from './posts/actions.js';
 import { noticeActions } from './notices/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
@@ -17,10 +21,14 @@ export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
     ...alertActions(services),
+    ...announcementActions(services),
     ...awardActions(services),
     ...companyActions(services),
     ...noticeActions(services),
     ...referenceActions(services),
     ...helpActions(services),
+    ...minutesActions(services),
+    ...postActions(services),
+    ...contactActions(services),
   };
 }

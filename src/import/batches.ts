@@ -23,6 +23,8 @@ export interface RowBatch<Row> {
   problems: ImportProblem[];
   /** Values the format cannot hold (NaN, Infinity) read as null since the previous batch. */
   nulls: number;
+  /** The importer's notes on rows kept (see `Mapped`), counted by note, since the previous batch. */
+  notes: Record<string, number>;
   /** Where and why reading stopped before the end of the input (in the last batch only). */
   stopped?: ImportProblem;
 }
@@ -53,6 +55,7 @@ export async function* rowBatches<Raw, Row>(
   let skipped = 0;
   let problems: ImportProblem[] = [];
   let nulls = 0;
+  let notes: Record<string, number> = {};
   let stopped: ImportProblem | undefined;
   let window: Row[] = [];
   const skip = (position: number, reason: string) => {
@@ -67,10 +70,11 @@ export async function* rowBatches<Raw, Row>(
     window = [];
     windowSize = fullWindow;
     for (let i = 0; i < rows.length; i += sizes.batchSize) {
-      yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems, nulls };
+      yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems, nulls, notes };
       skipped = 0;
       problems = [];
       nulls = 0;
+      notes = {};
     }
   }
   for await (const record of importer.read(stream)) {
@@ -87,10 +91,13 @@ export async function* rowBatches<Raw, Row>(
       read += 1;
       const mapped = importer.map(record.value, stamp);
       if ('skip' in mapped) skip(record.position, mapped.skip);
-      else window.push(mapped.row);
+      else {
+        window.push(mapped.row);
+        if (mapped.notes) for (const note of mapped.notes) notes[note] = (notes[note] ?? 0) + 1;
+      }
     }
     if (window.length >= windowSize) yield* flush();
   }
   yield* flush();
-  yield { rows: [], read, readBytes: readBytes(), skipped, problems, nulls, ...(stopped ? { stopped } : {}) };
+  yield { rows: [], read, readBytes: readBytes(), skipped, problems, nulls, notes, ...(stopped ? { stopped } : {}) };
 }

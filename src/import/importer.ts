@@ -12,7 +12,11 @@ import type { Knex } from 'knex';
  */
 export type RawRecord<T> = { position: number; value: T; nulls?: number } | { position: number; error: string; stop?: true; nulls?: number };
 
-export type Mapped<Row> = { row: Row } | { skip: string };
+/**
+ * A row, or why the record is skipped. `notes`: what was dropped from a row that is kept
+ * (a detail field unreadable, a contact detail removed), in French, counted in the report.
+ */
+export type Mapped<Row> = { row: Row; notes?: readonly string[] } | { skip: string };
 
 export interface Importer<Raw, Row> {
   /** The source name, as given to `npm run import`. */

@@ -19,7 +19,7 @@ export interface JsonOptions {
 
 /** The layouts understood, for the messages. */
 export const JSON_LAYOUTS =
-  '{"results": […]} (API Opendatasoft, quelles que soient les autres clés), {"records": […]}, un tableau [ … ], un enregistrement JSON par ligne, DECP 2019 {"marches": […]}, DECP 2024 {"marches": {"marche": […], "contrat-concession": […]}}';
+  '{"results": […]} (API Opendatasoft v2.1, quelles que soient les autres clés), {"records": [{"fields": {…}}, …]} (API Opendatasoft v1, chaque enregistrement lu dans ses « fields »), {"records": […]}, un tableau [ … ], un enregistrement JSON par ligne, DECP 2019 {"marches": […]}, DECP 2024 {"marches": {"marche": […], "contrat-concession": […]}}';
 
 /** Top-level keys holding the list of records. */
 const TOP_LISTS = new Set(['results', 'records', 'marches']);
@@ -162,6 +162,19 @@ async function peek(stream: Readable): Promise<{ head: string; complete: boolean
   return { head, complete, rest: rest() };
 }
 
+/**
+ * An item of an Opendatasoft v1 answer (`records/1.0/search`: {"nhits", "parameters",
+ * "records": [{"datasetid", "recordid", "fields": {…}, "record_timestamp"}]}): the record is
+ * its `fields` (v1 leaves a null field out of them).
+ */
+export function opendatasoftV1Fields(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const item = value as Record<string, unknown>;
+  const fields = item.fields;
+  if ('recordid' in item && fields && typeof fields === 'object' && !Array.isArray(fields)) return fields;
+  return value;
+}
+
 const isRecordObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
 const holdsList = (v: Record<string, unknown>) => [...TOP_LISTS].some((k) => Array.isArray(v[k]) || (k === 'marches' && v[k] && typeof v[k] === 'object'));
 
@@ -196,6 +209,15 @@ export async function* jsonRecords(stream: Readable, options: JsonOptions = {}):
   if (!layout) throw new ImportInputError(`format JSON non reconnu (formats compris : ${JSON_LAYOUTS})`);
   if (layout === 'lines') yield* jsonLines(Readable.from(rest), options);
   else yield* jsonDocument(Readable.from(rest), options);
+}
+
+/**
+ * Strictly one JSON record a line (JSON Lines), whatever the first line holds: for the
+ * formats that are JSON Lines by definition, where a bad first line is a bad record, not
+ * the start of another layout. A line that is not JSON is a record in error (its line number).
+ */
+export function jsonLineRecords(stream: Readable): AsyncGenerator<RawRecord<unknown>> {
+  return jsonLines(stream, {});
 }
 
 async function* jsonLines(source: Readable, options: JsonOptions): AsyncGenerator<RawRecord<unknown>> {
@@ -309,7 +331,7 @@ async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGener
           else if (closes) depth -= 1;
           if (assembler.done) {
             inRecord = false;
-            out.push(record(assembler.current));
+            out.push(record(listDepth === 2 && keys[1] === 'records' ? opendatasoftV1Fields(assembler.current) : assembler.current));
           }
           continue;
         }

@@ -29,6 +29,7 @@ export type ReadMessage =
       skipped: number;
       problems: { position: number; reason: string }[];
       nulls: number;
+      notes: Record<string, number>;
       stopped?: { position: number; reason: string };
     }
   | { kind: 'end' }

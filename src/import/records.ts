@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { CsvSplitter, type CsvRecord } from './csv.js';
 import type { RawRecord } from './importer.js';
 
-export { jsonRecords, JSON_LAYOUTS, type JsonOptions } from './json-records.js';
+export { jsonLineRecords, jsonRecords, JSON_LAYOUTS, type JsonOptions } from './json-records.js';
 export type { RawRecord } from './importer.js';
 
 /**

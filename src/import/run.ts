@@ -28,6 +28,8 @@ export interface ImportReport {
   problems: { position: number; reason: string }[];
   /** Values the format cannot hold (NaN, Infinity, as pandas writes them) read as null. */
   nulls: number;
+  /** The importer's notes on records kept (a detail unreadable, a contact detail removed), with how many records each. */
+  notes: Record<string, number>;
   /** Where and why reading stopped before the end of the file (a JSON syntax error): the batches read before are written. */
   stopped: { position: number; reason: string } | null;
   seconds: number;
@@ -180,7 +182,7 @@ async function readInWorker<Row>(catalogue: string, source: string, path: string
         }
         rows = (parsed as string[][]).map(build) as Row[];
       }
-      yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, nulls: batch.nulls, ...(batch.stopped ? { stopped: batch.stopped } : {}), rows };
+      yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, nulls: batch.nulls, notes: batch.notes, ...(batch.stopped ? { stopped: batch.stopped } : {}), rows };
       // Written: the thread may send one more.
       worker.postMessage('next');
     }
@@ -202,7 +204,7 @@ export async function importFile<Raw, Row>(
   const readIn = options.readIn ?? 'auto';
   if (readIn === 'worker' && !catalogue) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
   const inWorker = readIn === 'worker' || (readIn === 'auto' && !!catalogue && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
-  const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], nulls: 0, stopped: null, seconds: 0 };
+  const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], nulls: 0, notes: {}, stopped: null, seconds: 0 };
   let restore: () => Promise<void> = async () => undefined;
   let source: RowSource<Row> | null = null;
   let progress: Progress | null = null;
@@ -217,6 +219,7 @@ export async function importFile<Raw, Row>(
       readBytes = batch.readBytes;
       report.skipped += batch.skipped;
       report.nulls += batch.nulls;
+      for (const [note, n] of Object.entries(batch.notes)) report.notes[note] = (report.notes[note] ?? 0) + n;
       if (batch.stopped) report.stopped = batch.stopped;
       for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
       if (batch.rows.length) {

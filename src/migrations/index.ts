@@ -10,6 +10,8 @@ import * as publicData from './0005-public-data.js';
 import * as publicSearch from './0006-public-search.js';
 import * as oauthHardening from './0007-oauth-hardening.js';
 import * as activityNomenclatures from './0008-activity-nomenclatures.js';
+import * as announcements from './0011-announcements.js';
+import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
 import * as dce from './0014-dce.js';
 
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0006-public-search': publicSearch,
   '0007-oauth-hardening': oauthHardening,
   '0008-activity-nomenclatures': activityNomenclatures,
+  '0011-announcements': announcements,
+  '0012-local-sources': localSources,
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
   '0014-dce': dce,
 };

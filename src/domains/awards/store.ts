@@ -1,7 +1,7 @@
 // Reads of awarded contracts (DECP) and of public buyers.
 import type { Database } from '../../platform/db/database.js';
 import { AWARDS_SEARCH } from './search-index.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import type { AwardRow } from './rows.js';
@@ -58,23 +58,9 @@ export async function searchAwards(
   if (f.cpvPrefix) base.where('a.cpv', 'like', `${f.cpvPrefix}%`);
   if (f.notifiedFrom) base.where('a.date_notification', '>=', f.notifiedFrom);
   if (f.notifiedTo) base.where('a.date_notification', '<=', f.notifiedTo);
-  if (parsed) base.join(searchMatches(db, AWARDS_SEARCH, parsed).as('m'), 'm.key', 'a.award_key');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('a.award_key').limit(page.countCap).as('capped'));
-  const rows = parsed
-    ? await orderByRelevance(db, base.clone().select('a.award_key', 'm.rank'), { rank: 'm.rank', then: [{ column: 'a.date_notification', order: 'desc' }], key: 'a.award_key' })
-        .offset(page.offset)
-        .limit(page.limit + 1)
-    : await base
-        .clone()
-        .select('a.award_key')
-        .orderBy([
-          { column: 'a.date_notification', order: 'desc' },
-          { column: 'a.award_key', order: 'asc' },
-        ])
-        .offset(page.offset)
-        .limit(page.limit + 1);
-  const keys = (rows as { award_key: string }[]).map((r) => r.award_key);
-  return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const filtered = Object.values(f).some((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length));
+  const found = await searchPage(db, parsed, { index: AWARDS_SEARCH, base, key: 'a.award_key', then: { column: 'a.date_notification', order: 'desc' }, filtered }, page);
+  return { keys: found.keys, hasMore: found.hasMore, total: found.total };
 }
 
 export interface BuyerView {

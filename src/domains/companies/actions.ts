@@ -3,6 +3,8 @@
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
 import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
+import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
+import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
@@ -15,7 +17,27 @@ type CompanyActions = Pick<HandlerMap<Caller>, 'entreprises.get' | 'entreprises.
 type CompanyRecord = OperationResults['entreprises.get']['results'][number];
 
 const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
-const META = { sources: ['SIRENE (Insee), stock des unités légales et des établissements', 'Liste des entreprises RGE (ADEME)'], profondeur_max: MAX_SEARCH_DEPTH };
+const META = {
+  sources: ['SIRENE (Insee), stock des unités légales et des établissements', 'Liste des entreprises RGE (ADEME)', 'BODACC, procédures collectives (DILA)'],
+  profondeur_max: MAX_SEARCH_DEPTH,
+};
+
+/** Proceedings listed on a company's record, newest first. */
+export const MAX_PROCEEDINGS = 20;
+
+type Proceeding = CompanyRecord['fields']['procedures_collectives'][number];
+
+function proceedingFields(p: ProceedingView, publicUrl: string): Proceeding {
+  return {
+    annonce_id: p.id,
+    date_parution: p.date_parution,
+    famille: p.famille as Proceeding['famille'],
+    nature: p.nature,
+    date_jugement: p.date_jugement,
+    tribunal: p.tribunal,
+    url: `${publicUrl}/bodacc/${encodeURIComponent(p.id)}`,
+  };
+}
 
 function frenchDate(iso: string): string {
   const [y, m, d] = iso.split('-');
@@ -43,7 +65,7 @@ function activityLabel(code: string | null, nomenclature: string | null): string
  * The record of the spec: `fields` with exactly its keys. Without its legal unit (not
  * imported yet), what the establishment tells: the unit's own fields are null.
  */
-export function companyRecord(view: CompanyView, publicUrl: string, asEstablishment: boolean): CompanyRecord {
+export function companyRecord(view: CompanyView, publicUrl: string, asEstablishment: boolean, proceedings: readonly ProceedingView[] = []): CompanyRecord {
   const { company: c, establishment: e, rge } = view;
   const fromEstablishment = asEstablishment || !c;
   const activity = (fromEstablishment && e?.activite_principale ? e : c) ?? e;
@@ -84,14 +106,17 @@ export function companyRecord(view: CompanyView, publicUrl: string, asEstablishm
     rge_domaines: domaines,
     dirigeants: [],
     evolution_ca: [],
+    procedures_collectives: proceedings.map((p) => proceedingFields(p, publicUrl)),
   };
   const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
   const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
   const missingUnit = c ? '' : ' — unité légale pas encore importée';
+  const latest = proceedings[0];
+  const proceedingText = latest ? ` — procédure collective publiée le ${frenchDate(latest.date_parution)}${latest.nature ? ` (${latest.nature})` : ''}` : '';
   return {
     id,
     titre: raisonSociale ?? `Entreprise ${siren}`,
-    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}${missingUnit}.`,
+    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}${proceedingText}${missingUnit}.`,
     fields,
   };
 }
@@ -104,7 +129,9 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         throw new InvalidArgumentsError(`L'argument « siret » (${args.siret}) n'appartient pas au SIREN ${args.siren}.`);
       const today = parisDay(now());
       const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
-      const results = view ? [companyRecord(view, publicUrl, !!args.siret)] : [];
+      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? null) : null;
+      const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
+      const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings)] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
     'entreprises.search': async (args) => {
@@ -123,7 +150,9 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         today,
       );
       const views = await Promise.all(found.sirens.map((siren) => companyBySiren(db, siren, today)));
-      const results = views.filter((v): v is CompanyView => v !== null).map((v) => companyRecord(v, publicUrl, false));
+      const known = views.filter((v): v is CompanyView => v !== null);
+      const proceedings = await proceedingsBySiren(db, known.map((v) => v.company?.siren ?? v.establishment?.siren ?? ''), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
+      const results = known.map((v) => companyRecord(v, publicUrl, false, proceedings.get(v.company?.siren ?? v.establishment?.siren ?? '') ?? []));
       return {
         results,
         next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
 import { COMPANIES_SEARCH } from './search-index.js';
-import { orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import type { CompanyFields, EstablishmentFields, RgeFields } from './rows.js';
@@ -150,22 +150,7 @@ export async function searchCompanies(
     if (domains) certified.whereIn('r.domaine', domains);
     base.whereExists(certified);
   }
-  if (parsed) base.join(searchMatches(db, COMPANIES_SEARCH, parsed).as('m'), 'm.key', 'c.siren');
-
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('c.siren').limit(page.countCap).as('capped'));
-  const rows = parsed
-    ? await orderByRelevance(db, base.clone().select('c.siren', 'm.rank'), { rank: 'm.rank', then: [{ column: 'c.date_creation', order: 'desc' }], key: 'c.siren' })
-        .offset(page.offset)
-        .limit(page.limit + 1)
-    : await base
-        .clone()
-        .select('c.siren')
-        .orderBy([
-          { column: 'c.date_creation', order: 'desc' },
-          { column: 'c.siren', order: 'asc' },
-        ])
-        .offset(page.offset)
-        .limit(page.limit + 1);
-  const sirens = (rows as { siren: string }[]).map((r) => r.siren);
-  return { sirens: sirens.slice(0, page.limit), hasMore: sirens.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const filtered = filters.actives || !!filters.naf?.length || !!filters.effectif?.length || !!filters.dept || !!filters.rge || !!filters.domaineRge;
+  const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered }, page);
+  return { sirens: found.keys, hasMore: found.hasMore, total: found.total };
 }

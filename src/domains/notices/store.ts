@@ -2,7 +2,7 @@
 // and searches by words and filters.
 import type { Database } from '../../platform/db/database.js';
 import { NOTICES_SEARCH } from './search-index.js';
-import { bestMatches, orderByRelevance, searchMatches } from '../../platform/search/full-text.js';
+import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import type { NoticeFields } from './rows.js';
@@ -51,17 +51,6 @@ async function matchingBuyers(db: Database, words: string): Promise<string[]> {
   return buyers.filter((b) => wanted.every((w) => foldText(b.nom).includes(w))).map((b) => b.id);
 }
 
-/** The order of `orderByRelevance` with the date: rank (best first), date (latest first, none last), key in byte order. */
-function byRankDateKey(rankA: number, dateA: string | null, keyA: string, rankB: number, dateB: string | null, keyB: string): number {
-  if (rankA !== rankB) return rankB - rankA;
-  if (dateA !== dateB) {
-    if (dateA === null) return 1;
-    if (dateB === null) return -1;
-    return dateA < dateB ? 1 : -1;
-  }
-  return Buffer.compare(Buffer.from(keyA), Buffer.from(keyB));
-}
-
 export async function searchNotices(
   db: Database,
   parsed: ParsedQuery | null,
@@ -82,34 +71,7 @@ export async function searchNotices(
     if (!buyers.length) return { ids: [], hasMore: false, total: 0 };
     base.whereIn('n.buyer_id', buyers);
   }
-  if (parsed) base.join(searchMatches(db, NOTICES_SEARCH, parsed).as('m'), 'm.key', 'n.marche_id');
-  const count = await db.count<{ n: number | string }[]>('* as n').from(base.clone().select('n.marche_id').limit(page.countCap).as('capped'));
-  const unfiltered = Object.values(filters).every((v) => v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length));
-  if (parsed && unfiltered) {
-    // Words alone: ranked in the index, only the best matches read (same order as below).
-    const hits = await bestMatches(db, NOTICES_SEARCH, parsed, page.offset + page.limit + 1);
-    const dates = new Map<string, string | null>();
-    for (let i = 0; i < hits.length; i += 500) {
-      const rows = (await db('notices').whereIn('marche_id', hits.slice(i, i + 500).map((h) => h.key)).select('marche_id', 'date_parution')) as { marche_id: string; date_parution: string | null }[];
-      for (const r of rows) dates.set(r.marche_id, r.date_parution);
-    }
-    const ordered = hits.filter((h) => dates.has(h.key)).sort((a, b) => byRankDateKey(a.rank, dates.get(a.key) ?? null, a.key, b.rank, dates.get(b.key) ?? null, b.key));
-    const ids = ordered.slice(page.offset, page.offset + page.limit + 1).map((h) => h.key);
-    return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
-  }
-  const rows = parsed
-    ? await orderByRelevance(db, base.clone().select('n.marche_id', 'm.rank'), { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
-        .offset(page.offset)
-        .limit(page.limit + 1)
-    : await base
-        .clone()
-        .select('n.marche_id')
-        .orderBy([
-          { column: 'n.date_parution', order: 'desc' },
-          { column: 'n.marche_id', order: 'asc' },
-        ])
-        .offset(page.offset)
-        .limit(page.limit + 1);
-  const ids = (rows as { marche_id: string }[]).map((r) => r.marche_id);
-  return { ids: ids.slice(0, page.limit), hasMore: ids.length > page.limit, total: Number(count[0]?.n ?? 0) };
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length));
+  const found = await searchPage(db, parsed, { index: NOTICES_SEARCH, base, key: 'n.marche_id', then: { column: 'n.date_parution', order: 'desc' }, filtered }, page);
+  return { ids: found.keys, hasMore: found.hasMore, total: found.total };
 }

@@ -407,9 +407,9 @@ export interface SearchHit {
 }
 
 /**
- * ORDER BY relevance (best first), then the `then` columns (a date, typically), then the
- * key in byte order, so that ties fall alike on both engines (PostgreSQL compares text by
- * its locale otherwise). For `searchMatches` joined into a domain query:
+ * ORDER BY relevance (best first), then the `then` columns (a date, typically; nulls last
+ * on both engines), then the key in byte order, so that ties fall alike on both engines
+ * (PostgreSQL compares text by its locale otherwise). For `searchMatches` joined into a domain query:
  *
  *     orderByRelevance(db, query, { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
  */
@@ -419,7 +419,9 @@ export function orderByRelevance(
   options: { rank?: string; key?: string; then?: readonly { column: string; order: 'asc' | 'desc' }[] } = {},
 ): Knex.QueryBuilder {
   const then = options.then ?? [];
-  const sql = ['?? desc', ...then.map((t) => (t.order === 'desc' ? '?? desc' : '?? asc')), `??${kindOf(db) === 'postgres' ? ' collate "C"' : ''}`];
+  // Nulls last on both engines (each puts them first in one direction).
+  const postgres = kindOf(db) === 'postgres';
+  const sql = ['?? desc', ...then.map((t) => `?? ${t.order} nulls last`), `??${postgres ? ' collate "C"' : ''}`];
   return query.orderByRaw(sql.join(', '), [options.rank ?? 'rank', ...then.map((t) => t.column), options.key ?? 'key']);
 }
 

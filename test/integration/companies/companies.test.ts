@@ -13,6 +13,8 @@ const SPEC_FIELDS = [
   'adresse', 'categorie', 'code_naf', 'code_naf_2025', 'code_postal', 'date_creation', 'departement', 'effectif', 'etat', 'forme_juridique', 'libelle_naf', 'nomenclature_naf', 'nom_commercial',
   'raison_sociale', 'rge_date_fin', 'siren', 'siret', 'url', 'ville', 'capital_social_eur', 'nombre_certifications_actives', 'est_rge', 'raison_sociale_connue',
   'rge_domaines', 'dirigeants', 'evolution_ca',
+  // Not in the spec's table: the company's collective proceedings (BODACC), issue 13.
+  'procedures_collectives',
 ].sort();
 
 const UNITS = `siren,dateCreationUniteLegale,trancheEffectifsUniteLegale,dateDernierTraitementUniteLegale,etatAdministratifUniteLegale,nomUniteLegale,prenom1UniteLegale,denominationUniteLegale,denominationUsuelle1UniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,nicSiegeUniteLegale,categorieEntreprise

@@ -1,0 +1,33 @@
+// The announcements' search index, and the documents the BODACC importer writes into it in
+// the same transaction as the announcements (what is imported is searchable at once).
+import type { Knex } from 'knex';
+import { defineSearchIndex, upsertSearchDocuments } from '../../platform/search/full-text.js';
+import type { AnnouncementRow } from './rows.js';
+
+export const ANNOUNCEMENTS_SEARCH = defineSearchIndex({
+  name: 'announcements_search',
+  columns: [
+    { name: 'denomination', weight: 'A' },
+    { name: 'jugement', weight: 'B' },
+    { name: 'activite', weight: 'C' },
+    { name: 'lieu', weight: 'D' },
+  ],
+});
+
+const join = (parts: (string | null | undefined)[]) => parts.filter((p): p is string => !!p).join(' ') || null;
+
+export async function reindexAnnouncements(trx: Knex.Transaction, rows: readonly AnnouncementRow[]): Promise<void> {
+  await upsertSearchDocuments(
+    trx,
+    ANNOUNCEMENTS_SEARCH,
+    rows.map((r) => ({
+      key: r.id,
+      fields: {
+        denomination: r.denomination,
+        jugement: join([r.jugement_nature, r.jugement_famille, r.famille_libelle]),
+        activite: join([r.activite, r.detail]),
+        lieu: join([r.ville, r.departement_nom, r.tribunal]),
+      },
+    })),
+  );
+}

@@ -1,0 +1,103 @@
+// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the database for rare filter passes or no words; pages follow one another without gap or repeat.
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../../src/platform/db/database.js';
+import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
+import { parseQuery } from '../../../src/platform/search/query-syntax.js';
+import { searchPage } from '../../../src/platform/search/search-page.js';
+import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
+
+const INDEX = defineSearchIndex({ name: 'page_search', columns: [{ name: 'titre', weight: 'A' }, { name: 'texte', weight: 'B' }] });
+const WORDS = ['toiture', 'ecole', 'zinc', 'voirie', 'gymnase', 'peinture', 'charpente', 'isolation'];
+const DEPARTEMENTS = ['29', '35', '56', '22'];
+
+/** A deterministic corpus: 3,000 records, words repeated so that ranks tie often, some dates missing. */
+function corpus(): { id: string; titre: string; texte: string; departement: string; date: string | null }[] {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: 3000 }, (_, i) => {
+    const pick = () => WORDS[Math.floor(next() * WORDS.length)] as string;
+    return {
+      id: `r${String(i).padStart(5, '0')}`,
+      titre: `${pick()} ${pick()}`,
+      texte: `travaux ${pick()} ${pick()} ${pick()}`,
+      // Department 22 is rare (1 in 100): the widening gives way to the database.
+      departement: next() < 0.01 ? '22' : (DEPARTEMENTS[Math.floor(next() * 3)] as string),
+      date: next() < 0.05 ? null : `2026-${String(1 + Math.floor(next() * 12)).padStart(2, '0')}-${String(1 + Math.floor(next() * 28)).padStart(2, '0')}`,
+    };
+  });
+}
+
+describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function () {
+  this.timeout(60000);
+  let database: TestDatabaseUrl;
+  let db: Database;
+  before(async () => {
+    database = freshDatabase();
+    await database.prepare();
+    db = openDatabase(database.databaseUrl);
+    await db.schema.createTable('page_records', (t) => {
+      t.string('id').primary();
+      t.string('departement').notNullable();
+      t.string('date').nullable();
+    });
+    await createSearchIndex(db, INDEX);
+    const rows = corpus();
+    for (let i = 0; i < rows.length; i += 200) await db('page_records').insert(rows.slice(i, i + 200).map(({ id, departement, date }) => ({ id, departement, date })));
+    await db.transaction((trx) => upsertSearchDocuments(trx, INDEX, rows.map((r) => ({ key: r.id, fields: { titre: r.titre, texte: r.texte } }))));
+  });
+  after(async () => {
+    await db.destroy();
+    await database.cleanup();
+  });
+
+  const base = (departements: string[]) => {
+    const q = db('page_records as p');
+    if (departements.length) q.whereIn('p.departement', departements);
+    return q;
+  };
+  /** The reference: the whole join, ranked and ordered by the database (dates: none last). */
+  async function reference(query: string | null, departements: string[]): Promise<string[]> {
+    if (!query) {
+      const rows = (await base(departements).select('p.id').orderByRaw(`p.date desc${usingPostgres ? ' nulls last' : ''}, p.id${usingPostgres ? ' collate "C"' : ''}`)) as { id: string }[];
+      return rows.map((r) => r.id);
+    }
+    const joined = base(departements).join(searchMatches(db, INDEX, parseQuery(query)).as('m'), 'm.key', 'p.id').select('p.id', 'm.rank');
+    const rows = (await orderByRelevance(db, joined, { rank: 'm.rank', key: 'p.id' })) as { id: string; rank: number | string }[];
+    // Equal ranks by date (none last) then key: what the page promises.
+    const dates = new Map(((await db('page_records').select('id', 'date')) as { id: string; date: string | null }[]).map((r) => [r.id, r.date]));
+    return rows
+      .map((r) => ({ id: r.id, rank: Number(r.rank), date: dates.get(r.id) ?? null }))
+      .sort((a, b) => (a.rank !== b.rank ? b.rank - a.rank : a.date !== b.date ? (a.date === null ? 1 : b.date === null ? -1 : a.date < b.date ? 1 : -1) : Buffer.compare(Buffer.from(a.id), Buffer.from(b.id))))
+      .map((r) => r.id);
+  }
+
+  const cases: { given: string; query: string | null; departements: string[] }[] = [
+    { given: 'two common words alone (the index alone)', query: 'toiture ecole', departements: [] },
+    { given: 'one word alone', query: 'zinc', departements: [] },
+    { given: 'words and a filter most records pass (the index widened)', query: 'toiture ecole', departements: ['29', '35', '56'] },
+    { given: 'words and a filter few pass (the database ranks the join)', query: 'toiture', departements: ['22'] },
+    { given: 'an OR of words and a filter', query: 'gymnase, voirie', departements: ['35'] },
+    { given: 'no words, a filter (date order, none last)', query: null, departements: ['56'] },
+    { given: 'words matching nothing', query: 'ardoise', departements: [] },
+  ];
+  for (const c of cases) {
+    it(c.given, async () => {
+      const want = await reference(c.query, c.departements);
+      const parsed = c.query ? parseQuery(c.query) : null;
+      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', then: { column: 'p.date', order: 'desc' as const }, filtered: c.departements.length > 0 });
+      // Page after page of 50, the first few, and a page deep in the list.
+      const got: string[] = [];
+      for (let offset = 0; offset < Math.min(want.length, 300); offset += 50) {
+        const page = await searchPage(db, parsed, spec(), { offset, limit: 50, countCap: 1000 });
+        expect(page.total).to.equal(Math.min(want.length, 1000));
+        expect(page.hasMore).to.equal(offset + 50 < want.length);
+        got.push(...page.keys);
+      }
+      expect(got).to.deep.equal(want.slice(0, 300));
+      if (want.length > 900) {
+        const deep = await searchPage(db, parsed, spec(), { offset: 900, limit: 50, countCap: 1000 });
+        expect(deep.keys).to.deep.equal(want.slice(900, 950));
+      }
+    });
+  }
+});
