@@ -4,6 +4,7 @@
 // the text extraction, so that both read what real office suites write.
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { deflateSync } from 'node:zlib';
 
@@ -170,5 +171,32 @@ export async function xlsxDocument(sheets: Sheet[]): Promise<Buffer> {
     const sheet = workbook.addWorksheet(s.name);
     for (const r of s.rows) sheet.addRow(r);
   }
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  // exceljs stamps its zip entries with the time of writing: re-zipped with fixed dates, the
+  // same sheets give the same bytes (a demo consultation file imported twice is unchanged).
+  return zipOf(await unzipEntries(Buffer.from(await workbook.xlsx.writeBuffer())));
+}
+
+/** The entries of a zip held in memory, in order (small office documents only). */
+function unzipEntries(zip: Buffer): Promise<{ name: string; data: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err ?? new Error('zip illisible'));
+      const entries: { name: string; data: Buffer }[] = [];
+      file.on('error', reject);
+      file.on('end', () => resolve(entries));
+      file.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/')) return file.readEntry();
+        file.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('entrée illisible'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            file.readEntry();
+          });
+        });
+      });
+      file.readEntry();
+    });
+  });
 }
