@@ -44,6 +44,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('dce_id', 36).notNullable();
     t.integer('position').notNullable();
     t.integer('page').notNullable();
+    // `dce_id/position/page`: the page's key in the search index.
+    t.string('search_key', 60).notNullable().unique();
     t.text('text').notNullable();
     t.primary(['dce_id', 'position', 'page']);
   });

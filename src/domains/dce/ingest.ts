@@ -210,12 +210,12 @@ export async function importDce(
         reading_pages: e.format ? e.pages.length : 0,
       }));
       for (let i = 0; i < pieceRows.length; i += 50) await trx('dce_pieces').insert(pieceRows.slice(i, i + 50));
-      const pageRows = ordered.flatMap((e, position) => (e.format ? e.pages.map((text, n) => ({ dce_id: id, position, page: n + 1, text })) : []));
+      const pageRows = ordered.flatMap((e, position) => (e.format ? e.pages.map((text, n) => ({ dce_id: id, position, page: n + 1, search_key: pageKey(id, position, n + 1), text })) : []));
       for (let i = 0; i < pageRows.length; i += 100) await trx('dce_pages').insert(pageRows.slice(i, i + 100));
       await upsertSearchDocuments(
         trx,
         DCE_SEARCH,
-        pageRows.map((p) => ({ key: pageKey(id, p.position, p.page), fields: { texte: p.text, piece: (pieceRows[p.position]?.filename ?? '').replace(/[_.\-/]+/g, ' ') } })),
+        pageRows.map((p) => ({ key: p.search_key, fields: { texte: p.text, piece: (pieceRows[p.position]?.filename ?? '').replace(/[_.\-/]+/g, ' ') } })),
       );
     });
     return summary(id, existing ? 'replaced' : 'added', version);
