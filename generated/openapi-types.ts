@@ -752,6 +752,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/dce.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lire un dossier de consultation, y situer un terme, ou chercher les dossiers
+         * @description Trois usages, selon les arguments :
+         *     - lecture (`marche_id` et `type`) : le texte d'une pièce par pages de lecture d'environ
+         *       8 000 caractères coupées entre deux paragraphes (`page`, 1 par défaut ; `pages_total`
+         *       donne le total), avec `filename`, `doc_type` et la liste des pièces (`fichiers`).
+         *       `filename` peut être approché (casse, accents, fragment du nom) : il est rapproché des
+         *       pièces réelles ; s'il en désigne plusieurs, le message les nomme. Sans `filename`, la
+         *       pièce du `type` demandé ; si le dossier en a plusieurs (un dossier par lot), ou avec
+         *       `type` `sommaire`, la table des matières (`fichiers`) au lieu de tous les textes mis
+         *       bout à bout. Une page numérisée sans texte est dite telle (« page numérisée, texte non
+         *       disponible »), jamais devinée. Rendre du texte compte une unité de consultation par
+         *       dossier distinct et par jour (heure de Paris) ; relire le même dossier le même jour ne
+         *       compte pas ; la table des matières ne compte pas.
+         *     - localisation (`marche_id` et `query`) : les pages et de courts extraits où les termes
+         *       apparaissent, pièce par pièce (`results`, 50 au plus). Ne compte aucune unité.
+         *     - recherche (`query` seul) : les dossiers dont une pièce cite les termes, par pertinence
+         *       (`results` avec `acheteur`, `titre`, `lieu`, `doc_type`, `filename`, `extrait`,
+         *       `marche_id`), par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus, avec les
+         *       filtres de départements (`departements` ou `region`, dossiers rattachés à un avis) et
+         *       de parution de l'avis (`publie_depuis`, `publie_avant`). Ne compte aucune unité.
+         *     `marche_id` : l'UUID d'un avis du service ou l'identifiant d'annonce de la plateforme
+         *     (`annonce_id`), ou l'`id` d'un dossier sans avis rattaché.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dce.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dce.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lien de téléchargement d'un dossier de consultation
+         * @description Donne un lien temporaire (`download_url`, servi par le service, signé et lié au compte,
+         *     valable `expires_in` secondes) vers une pièce (`filename`, nom exact ou approché) ou,
+         *     sans `filename`, vers l'archive complète du dossier (un zip construit à la volée). Le
+         *     lien n'est pas une citation durable : ne pas le journaliser ni l'indexer. Obtenir un
+         *     lien compte une unité de consultation par dossier distinct et par jour (heure de
+         *     Paris) ; un dossier déjà ouvert aujourd'hui ne compte pas.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dce.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/deliberations.search": {
         parameters: {
             query?: never;
@@ -1706,6 +1775,92 @@ export interface components {
          * @enum {string}
          */
         RegionCode: "11" | "24" | "27" | "28" | "32" | "44" | "52" | "53" | "75" | "76" | "84" | "93" | "94" | "01" | "02" | "03" | "04" | "06";
+        /**
+         * @description Nature d'une pièce, reconnue par son nom puis sa première page : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), acte d'engagement (ae), plan, annexe, autre.
+         * @enum {string}
+         */
+        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre";
+        /**
+         * @description La nature de la pièce à lire (voir DceDocType), ou `sommaire` pour la table des matières.
+         * @enum {string}
+         */
+        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre" | "sommaire";
+        DcePiece: {
+            /** @description Nom de la pièce dans le dossier (chemin dans l'archive). */
+            filename: string;
+            doc_type: components["schemas"]["DceDocType"];
+            /** @description Numéro du lot quand le dossier est découpé par lot. */
+            lot: number | null;
+            /** @description Pages du document (pages d'un PDF, feuilles d'un classeur ; 1 pour un texte continu ; 0 sans texte). */
+            pages_estimees: number;
+            /** @description Pages de lecture d'environ 8 000 caractères (0 pour une pièce sans texte, un plan par exemple). */
+            parties: number;
+            /** @description Octets. */
+            taille: number;
+            content_type: string;
+        };
+        DceReadResult: {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            action: "lecture_dce" | "sommaire_dce" | "localisation_dce" | "recherche_dce";
+            /** @description L'avis (UUID) du dossier, ou l'id du dossier s'il n'a pas d'avis. */
+            marche_id?: string;
+            /** @description Objet de l'avis du dossier. */
+            titre?: string | null;
+            filename?: string;
+            doc_type?: components["schemas"]["DceDocType"];
+            page?: number;
+            pages_total?: number;
+            /** @description Le texte de la page de lecture. */
+            texte?: string;
+            fichiers?: components["schemas"]["DcePiece"][];
+            query?: string;
+            count?: number;
+            results?: {
+                acheteur: string | null;
+                doc_type: string | null;
+                /** @description Départements de l'avis. */
+                lieu: string | null;
+                titre: string | null;
+                /** @description Quelques mots autour des termes. */
+                extrait: string;
+                filename: string;
+                marche_id: string;
+                /** @description La page de lecture où les termes apparaissent. */
+                page: number;
+            }[];
+            next_cursor?: string | null;
+            total_estimated?: number;
+            /** @description Ce que l'on peut demander ensuite. */
+            hint?: string;
+            fields?: {
+                /** @description Version du dossier (une nouvelle version remplace la précédente). */
+                version: number;
+                /** @description Entrée de cette version dans le service (ISO 8601, heure de Paris). */
+                mis_a_jour: string;
+            };
+        };
+        DceDownloadResult: {
+            /** @constant */
+            ok: true;
+            /** @constant */
+            action: "telechargement_dce";
+            marche_id: string;
+            /** @description La pièce, ou le nom de l'archive complète. */
+            filename: string;
+            /** @description Lien temporaire, signé, lié au compte : ne pas le journaliser ni le citer. */
+            download_url: string;
+            content_type: string;
+            /** @description Secondes de validité du lien. */
+            expires_in: number;
+            doc_type?: components["schemas"]["DceDocType"];
+            titre?: string | null;
+            /** @description Pièces dans l'archive. */
+            count?: number;
+            fichiers?: components["schemas"]["DcePiece"][];
+            hint?: string;
+        };
         /** @description Code de département accepté (01 à 19, 2A, 2B, 21 à 95, 971 à 978). */
         DepartementCode: string;
         AlertSource: {
@@ -3138,6 +3293,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ToolDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dce.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID de l'avis, son annonce_id, ou l'id d'un dossier sans avis. */
+                    marche_id?: string;
+                    type?: components["schemas"]["DceReadType"];
+                    /** @description Nom (même approché) de la pièce à lire. */
+                    filename?: string;
+                    /**
+                     * @description Page de lecture d'environ 8 000 caractères.
+                     * @default 1
+                     */
+                    page?: number;
+                    /** @description Termes à situer dans le dossier, ou à chercher dans tous les dossiers. */
+                    query?: string;
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Avis publiés ce jour ou après (recherche).
+                     */
+                    publie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Avis publiés ce jour ou avant (recherche).
+                     */
+                    publie_avant?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le texte, la table des matières, les emplacements du terme ou les dossiers trouvés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DceReadResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dce.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID de l'avis, son annonce_id, ou l'id d'un dossier sans avis. */
+                    marche_id: string;
+                    /** @description Nom exact d'une pièce ; sans lui, l'archive complète. */
+                    filename?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le lien de téléchargement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DceDownloadResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

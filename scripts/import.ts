@@ -1,4 +1,4 @@
-// npm run import -- <source> <file…>
+// npm run import -- <source> <file…>   (and: npm run import -- dce <notice | -> <files…>)
 // Imports published open-data files into the database of DATABASE_URL (the running
 // server's): one of the sources of src/domains/importers.ts. Plain, .gz or .zip.
 // Exit code 1 when a file could not be imported, could not be read to its end, or gave no
@@ -9,8 +9,10 @@ import { importFailure, importFile, type ImportReport } from '../src/import/run.
 import { fail, withDatabase } from './lib/cli.js';
 
 const [source, ...files] = process.argv.slice(2).filter((a) => a !== '--');
+// Consultation files have a command of their own: a notice, then its archives or files.
+if (source === 'dce') process.exit(await (await import('./lib/dce-import.js')).runDceImport(files));
 const importer = source ? IMPORTERS[source] : undefined;
-if (!importer) fail(`source inconnue : ${source ?? '(aucune)'}. Sources : ${Object.keys(IMPORTERS).join(', ')}.`);
+if (!importer) fail(`source inconnue : ${source ?? '(aucune)'}. Sources : ${Object.keys(IMPORTERS).join(', ')}, dce.`);
 if (!files.length) fail('aucun fichier à importer.');
 const { unit, layouts } = importer.input;
 

@@ -6,7 +6,7 @@ import { createDemoAccountIfEmpty } from './demo/account.js';
 import { importDemoDataIfEmpty } from './demo/first-start.js';
 
 await runService(loadConfig(), async (service) => {
-  await importDemoDataIfEmpty(service.db, (line) => console.log(line));
+  await importDemoDataIfEmpty(service.db, (line) => console.log(line), service.dceStore);
   const demo = await createDemoAccountIfEmpty(service.db, new Date());
   if (demo) {
     console.log(`Compte de démonstration créé : ${demo.email} / ${demo.password}`);

@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { createAccountPages } from './auth/account-pages.js';
+import { createAccountPages, SESSION_COOKIE } from './auth/account-pages.js';
+import { escapeHtml, page } from './auth/pages.js';
+import { webSessionUser } from './auth/store/web-sessions.js';
+import { dceDownloads } from './domains/dce/download.js';
+import { openObjectStore } from './platform/files/object-store.js';
 import { BearerAuthenticator } from './auth/bearer.js';
 import { createInteractionPages } from './auth/interactions.js';
 import { authorizationServerMetadata, protectedResourceMetadata, providerEndpoints } from './auth/metadata.js';
@@ -16,7 +20,7 @@ import { kindOf, waitingForConnection, type Database } from './platform/db/datab
 import { createQuotaStore } from './access/quota-store.js';
 import { secret } from './platform/db/secrets.js';
 import { NotFoundError, errorBody } from './errors.js';
-import { createAccessLog } from './http/access-log.js';
+import { createAccessLog, noteCall } from './http/access-log.js';
 import { callDeadline } from './http/deadline.js';
 import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
@@ -54,7 +58,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     onRecovery: () => logger.info('quotas : comptage rétabli'),
   });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey };
+  const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
@@ -72,6 +77,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const accountPages = createAccountPages(auth, control, now);
   const interactions = createInteractionPages(auth, control, now);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
+  const dceDownload = dceDownloads({ db, store: openObjectStore(config.dceStoreUrl, config.dceStoreDir), key: dceLinkKey, now });
   const INTERACTION = '\\/oauth\\/interaction\\/([A-Za-z0-9_-]+)';
 
   // Every address but the API's (MCP and REST below, with their own routing from the
@@ -100,6 +106,18 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .post('/compte/deconnexion', accountPages.signOut)
     .all(/^\/compte/, accountPages.signInRequired)
     // Record pages (every record's `url`), through the call path
+    // Consultation files' temporary links: the path (the token) is never written in the log.
+    .get(/^\/dce\/telechargement\/([A-Za-z0-9_.-]+)$/, async (ctx) => {
+      noteCall(ctx, { address: 'dce-telechargement' });
+      const signedIn = await webSessionUser(control, ctx.cookies.get(SESSION_COOKIE), now());
+      const answer = await dceDownload((ctx.captures as string[])[0] as string, signedIn ?? null);
+      ctx.status = answer.status;
+      ctx.set(answer.headers);
+      if ('title' in answer.body) {
+        ctx.type = 'html';
+        ctx.body = page(answer.body.title, `<h1>${escapeHtml(answer.body.title)}</h1><p>${escapeHtml(answer.body.message)}</p>`);
+      } else ctx.body = answer.body;
+    })
     .get(/^\/entreprises\/(\d{9})$/, recordPage('entreprises.get', (siren) => ({ siren })))
     .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret })))
     .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))

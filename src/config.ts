@@ -1,4 +1,5 @@
 // Configuration from the environment (DESIGN.md's table), read once at start.
+import { dirname, join } from 'node:path';
 
 export interface Config {
   port: number;
@@ -10,6 +11,10 @@ export interface Config {
   /** Lifetimes of OAuth access and refresh tokens, in seconds. */
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Where consultation files' pieces are kept: `s3://bucket/prefix`, else `dceStoreDir`. */
+  dceStoreUrl: string | undefined;
+  /** The folder of the pieces by default: `dce-objects` beside the SQLite database, or under ./data. */
+  dceStoreDir: string;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }
@@ -21,6 +26,11 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} invalide : ${value}`);
   return n;
+}
+
+function defaultStoreDir(databaseUrl: string): string {
+  const sqlite = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  return sqlite && sqlite !== ':memory:' ? join(dirname(sqlite), 'dce-objects') : join('data', 'dce-objects');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -36,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     accessTokenTtlSeconds: positiveInteger(env.ACCESS_TOKEN_TTL, 3600, 'ACCESS_TOKEN_TTL'),
     refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
+    dceStoreUrl: env.DCE_STORE_URL || undefined,
+    dceStoreDir: defaultStoreDir(env.DATABASE_URL ?? 'sqlite:./data/service.sqlite'),
     limits: { ...DEFAULT_LIMITS },
   };
 }

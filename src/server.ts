@@ -8,6 +8,7 @@ import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
 import { createLogger, type Logger } from './log.js';
+import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -24,6 +25,8 @@ const CONTROL_DATABASE = { poolSize: 4, acquireTimeoutMs: 3000, statementTimeout
 export interface RunningService {
   server: Server;
   db: Database;
+  /** Where the consultation files' pieces are kept (the demo data's import writes there too). */
+  dceStore: ObjectStore;
   logger: Logger;
   url: string;
   stop: () => Promise<void>;
@@ -80,7 +83,7 @@ export async function startService(
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, logger, url, stop };
+  return { server, db, dceStore: openObjectStore(config.dceStoreUrl, config.dceStoreDir), logger, url, stop };
 }
 
 /**

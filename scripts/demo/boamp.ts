@@ -29,6 +29,35 @@ export interface BoampRecord {
   donnees: string;
 }
 
+/** A call for tenders for works, as the consultation files of the demo need it. */
+export interface Tender {
+  idweb: string;
+  objet: string;
+  acheteur: string;
+  lieu: string;
+  description: string;
+  deadline: string;
+  dureeMois: number;
+  lots: { numero: number; intitule: string }[];
+}
+
+/** Calls for tenders kept for the demo consultation files (more than any scale writes). */
+const MAX_TENDERS = 20_000;
+
+function tenderOf(record: BoampRecord): Tender {
+  const objet = (JSON.parse(record.donnees) as { OBJET: { OBJET_COMPLET: string; LIEU_EXEC_LIVR: string; DUREE_DELAI: { NB_MOIS: string }; LOTS?: { LOT: { NUM: string; INTITULE: string }[] } } }).OBJET;
+  return {
+    idweb: record.idweb,
+    objet: record.objet,
+    acheteur: record.nomacheteur,
+    lieu: objet.LIEU_EXEC_LIVR,
+    description: objet.OBJET_COMPLET,
+    deadline: record.datelimitereponse ?? '',
+    dureeMois: Number(objet.DUREE_DELAI.NB_MOIS),
+    lots: (objet.LOTS?.LOT ?? []).map((l) => ({ numero: Number(l.NUM), intitule: l.INTITULE })),
+  };
+}
+
 interface Published {
   idweb: string;
   day: number;
@@ -135,7 +164,8 @@ export async function writeBoamp(
   companies: CompanyIndex,
   jsonPath: string,
   jsonlPath: string,
-): Promise<{ rows: number; jsonBytes: number; jsonlBytes: number }> {
+): Promise<{ rows: number; jsonBytes: number; jsonlBytes: number; tenders: Tender[] }> {
+  const tenders: Tender[] = [];
   const json = await FileWriter.open(jsonPath);
   const jsonl = await FileWriter.open(jsonlPath);
   try {
@@ -160,6 +190,7 @@ export async function writeBoamp(
       const perDay = count / (span * exponent * Math.pow(1 - x, exponent - 1));
       const keep = Math.min(1, SAMPLE / (perDay * 70));
       const record = noticeRecord(rng, idweb, day, picker, companies, recent, keep);
+      if (record.nature === 'APPEL_OFFRE' && record.type_marche[0] === 'TRAVAUX' && tenders.length < MAX_TENDERS) tenders.push(tenderOf(record));
       const line = JSON.stringify(record);
       json.push(k === 0 ? line : `,\n${line}`);
       jsonl.push(`${line}\n`);
@@ -169,7 +200,7 @@ export async function writeBoamp(
     json.push('\n]}\n');
     const jsonBytes = await json.close();
     const jsonlBytes = await jsonl.close();
-    return { rows: count, jsonBytes, jsonlBytes };
+    return { rows: count, jsonBytes, jsonlBytes, tenders };
   } catch (err) {
     await json.abort();
     await jsonl.abort();

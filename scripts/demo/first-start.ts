@@ -7,11 +7,14 @@ import type { Database } from '../../src/platform/db/database.js';
 import { importFile } from '../../src/import/run.js';
 import { IMPORTERS } from '../../src/domains/importers.js';
 import { writeDemoData } from './index.js';
+import { importDce, parseTarget } from '../../src/domains/dce/ingest.js';
+import { Extractor } from '../../src/platform/extract/extractor.js';
+import type { ObjectStore } from '../../src/platform/files/object-store.js';
 
 /** The order matters: establishments after their companies, RGE after establishments. */
 const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts', 'dvf', 'permis'] as const;
 
-export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void): Promise<boolean> {
+export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void, store: ObjectStore): Promise<boolean> {
   const [{ n }] = (await db('companies').count<{ n: number | string }[]>('* as n')) as [{ n: number | string }];
   if (Number(n) > 0) return false;
   const dir = mkdtempSync(join(tmpdir(), 'demo-'));
@@ -24,6 +27,15 @@ export async function importDemoDataIfEmpty(db: Database, log: (line: string) =>
         const report = await importFile(db, IMPORTERS[source] as never, file.path, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
         log(`Données de démonstration ${source} : ${report.inserted} enregistrements importés${report.skipped ? `, ${report.skipped} écartés` : ''}.`);
       }
+    }
+    // Consultation files: their pieces' text extracted in the extraction thread.
+    const extractor = new Extractor();
+    try {
+      const dce = written.files.filter((f) => f.source === 'dce');
+      for (const file of dce) await importDce({ db, store, extractor, now: () => new Date() }, parseTarget(file.target as string), [file.path]);
+      log(`Données de démonstration dce : ${dce.length} dossiers de consultation importés.`);
+    } finally {
+      await extractor.close();
     }
     return true;
   } finally {

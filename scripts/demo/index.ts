@@ -8,6 +8,7 @@ import { CompanyIndex, type DemoContext } from './companies.js';
 import { writeContacts } from './contacts.js';
 import { writeDeliberations } from './deliberations.js';
 import { writePublications } from './publications.js';
+import { writeDce } from './dce.js';
 import { writeDecp } from './decp.js';
 import { writeDvf } from './dvf.js';
 import { writeRge } from './rge.js';
@@ -29,9 +30,11 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf' | 'permis';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf' | 'permis' | 'dce';
   /** Path relative to outDir. */
   name: string;
+  /** A consultation file's notice (its annonce_id), for `npm run import -- dce`. */
+  target?: string;
   path: string;
   rows: number;
   bytes: number;
@@ -61,6 +64,7 @@ export interface DemoDataResult {
     /** Permits over the four Sitadel lists, and those authorised (not cancelled) in the last 45 days. */
     permis: number;
     permisAutorises45Jours: number;
+    dossiersDce: number;
   };
   /** The first announcement of the BODACC file (a receivership on fixed dates) and its company's SIREN. */
   bodaccShowcase: { id: string; siren: string };
@@ -70,11 +74,11 @@ export interface DemoDataResult {
 export const SCALES: Readonly<
   Record<
     DemoScale,
-    { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number; ventesLignes: number; permis: number }
+    { entreprises: number; rge: number; avis: number; attributions: number; annonces: number; deliberations: number; publications: number; contacts: number; ventesLignes: number; permis: number; dce: number }
   >
 > = {
-  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000, permis: 1_500 },
-  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000, permis: 500_000 },
+  small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000, permis: 1_500, dce: 150 },
+  large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000, permis: 500_000, dce: 5_000 },
 };
 
 export const DEMO_FILES = {
@@ -88,6 +92,8 @@ export const DEMO_FILES = {
   bodaccJson: 'bodacc/annonces-commerciales.json',
   bodaccJsonl: 'bodacc/annonces-commerciales.jsonl',
   deliberations: 'mairie/deliberations.jsonl',
+  /** A folder: one zip per consultation file and index.json. */
+  dce: 'dce',
   publications: 'reseaux-sociaux/publications.jsonl',
   contacts: 'contacts/contacts.jsonl',
   dvf: 'dvf/geo-dvf.csv',
@@ -136,6 +142,10 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const boamp = await writeBoamp(ctx, sizes.avis, picker, companies, path(DEMO_FILES.boampJson), path(DEMO_FILES.boampJsonl));
   files.push({ source: 'boamp', name: DEMO_FILES.boampJson, path: path(DEMO_FILES.boampJson), rows: boamp.rows, bytes: boamp.jsonBytes });
   files.push({ source: 'boamp', name: DEMO_FILES.boampJsonl, path: path(DEMO_FILES.boampJsonl), rows: boamp.rows, bytes: boamp.jsonlBytes });
+
+  step(`Dossiers de consultation (${sizes.dce} zips de pièces PDF, DOCX, XLSX, ODT)…`);
+  const dce = await writeDce(ctx, sizes.dce, boamp.tenders, options.outDir, DEMO_FILES.dce);
+  for (const f of dce.files) files.push({ source: 'dce', name: f.name, path: path(f.name), rows: 1, bytes: 0, target: f.target });
 
   step(`Attributions DECP (${sizes.attributions} par format)…`);
   const d2019 = await writeDecp(ctx, '2019', sizes.attributions, picker, companies, path(DEMO_FILES.decp2019));
@@ -187,6 +197,7 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       ventes: dvf.mutations,
       permis: permits.reduce((n, p) => n + p.rows, 0),
       permisAutorises45Jours: permits.reduce((n, p) => n + p.authorisedLast45Days, 0),
+      dossiersDce: dce.files.length,
     },
     bodaccShowcase: bodacc.showcase,
     durationMs: Math.round(performance.now() - started),

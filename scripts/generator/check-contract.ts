@@ -75,12 +75,17 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
       continue;
     }
     if (tool.status === 'preparation') continue;
+    if (tool.same_as !== undefined) {
+      const twin = catalogue.tools.find((t) => t.name === tool.same_as);
+      if (!twin || twin.status !== 'active' || twin.same_as !== undefined || [...(twin.operations ?? [])].sort().join() !== [...(tool.operations ?? [])].sort().join())
+        problems.push(`${where} : same_as doit nommer un outil actif aux mêmes opérations`);
+    }
     if (!tool.operations?.length) problems.push(`${where} : aucune opération`);
     if (!tool.profiles?.length) problems.push(`${where} : aucun profil`);
     const ops = (tool.operations ?? []).map((name) => {
       const op = operations.get(name);
       if (!op) problems.push(`${where} : opération inconnue ${name}`);
-      else if (op.mcpTool !== tool.name) problems.push(`${where} : l'opération ${name} annonce x-mcp-tool ${op.mcpTool}`);
+      else if (op.mcpTool !== tool.name && op.mcpTool !== tool.same_as) problems.push(`${where} : l'opération ${name} annonce x-mcp-tool ${op.mcpTool}`);
       reached.add(name);
       return op;
     });

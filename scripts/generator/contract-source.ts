@@ -42,6 +42,8 @@ export interface ToolSource {
   scope?: Scope;
   status: ToolStatus;
   alias_of?: string;
+  /** An active tool serving the same operation(s) as this one on other addresses (the operation's x-mcp-tool names that one). */
+  same_as?: string;
   /** A tool running several operations: `argument` names the one that chooses. */
   dispatch?: { argument: string; operations: Record<string, string> };
   card?: boolean;

@@ -12,4 +12,6 @@ export interface Services {
   publicUrl: string;
   /** Signs search cursors (kept in the database: valid across processes and restarts). */
   cursorKey: string;
+  /** Signs the temporary download links of consultation files (kept in the database too). */
+  dceLinkKey: string;
 }

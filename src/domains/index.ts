@@ -5,6 +5,7 @@ import { alertActions } from './alerts/actions.js';
 import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
+import { dceActions } from './dce/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
@@ -26,6 +27,7 @@ export function createRegistry(services: Services): Registry {
     ...announcementActions(services),
     ...awardActions(services),
     ...companyActions(services),
+    ...dceActions(services),
     ...noticeActions(services),
     ...permitActions(services),
     ...referenceActions(services),

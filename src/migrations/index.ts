@@ -15,6 +15,7 @@ import * as sales from './0010-sales.js';
 import * as announcements from './0011-announcements.js';
 import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
+import * as dce from './0014-dce.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0011-announcements': announcements,
   '0012-local-sources': localSources,
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
+  '0014-dce': dce,
 };
 
 const source: Knex.MigrationSource<string> = {

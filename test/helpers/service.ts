@@ -121,6 +121,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     logLevel: 'silent',
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
+    dceStoreUrl: undefined,
+    // Each test service keeps its pieces in a folder of its own.
+    dceStoreDir: join(tmpdir(), `dce-objects-${randomBytes(6).toString('hex')}`),
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }

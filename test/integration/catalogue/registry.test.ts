@@ -51,7 +51,7 @@ describe('catalogue', () => {
   });
 
   it('has a handler for every operation and no handler outside the contract', () => {
-    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k' });
+    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l' });
     expect(Object.keys(registry).sort()).to.deep.equal([...OPERATION_NAMES].sort());
     expect([...contract.operations.keys()].sort()).to.deep.equal([...OPERATION_NAMES].sort());
     for (const name of OPERATION_NAMES) expect(registry[name], name).to.be.a('function');
@@ -81,7 +81,7 @@ describe('every tool over both transports', () => {
     svc = await startTestService();
     // The demo data set, written in the real formats (contact fields filled, as the real
     // files have them) and imported by the real importers.
-    await importDemoDataIfEmpty(svc.db, () => undefined);
+    await importDemoDataIfEmpty(svc.db, () => undefined, svc.dceStore);
     for (const profile of PROFILE_NAMES) {
       const path = contract.profile(profile).path;
       const client = new Client({ name: 'catalogue-test', version: '1.0.0' });

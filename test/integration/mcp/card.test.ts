@@ -84,7 +84,7 @@ describe('results card (MCP Apps UI resource)', function () {
 
   before(async () => {
     svc = await startTestService();
-    await importDemoDataIfEmpty(svc.db, () => undefined);
+    await importDemoDataIfEmpty(svc.db, () => undefined, svc.dceStore);
   });
 
   after(async () => {
