@@ -3,7 +3,7 @@
 // provide and the qualifications asked), the CCAP (PDF, or ODT for one in five), a CCTP (DOCX)
 // and a DPGF (XLSX) per lot, one lot per folder when the works are split in lots (and one
 // lot as a zip inside the zip for one file in ten), and for one file in seven a scanned
-// plan page without text. `index.json` lists the files and the notice each belongs to.
+// plan page without text. `index.json` lists the files (`dce-NNNN.zip`) and the notice each belongs to.
 // Plus one showcase file, on the platform id DEMO_DCE_SHOWCASE, for the recipes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -17,8 +17,9 @@ export const DEMO_DCE_SHOWCASE = '26-90001';
 export interface DemoDceFile {
   /** `-`, or the annonce_id of the notice. */
   target: string;
-  /** Relative to the demo folder. */
+  /** Relative to the demo folder: `dce/dce-NNNN.zip` (the same names for every seed). */
   name: string;
+  bytes: number;
 }
 
 const QUALIFICATIONS = ['Qualibat 3194 (couverture en ardoise)', 'Qualibat 2112 (maçonnerie)', 'Qualibat 7131 (isolation thermique)', 'Qualifelec E2', 'Qualibat 5322 (étanchéité)', 'RGE Qualibat'];
@@ -133,17 +134,15 @@ export async function writeDce(ctx: { seed: number }, count: number, tenders: re
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, data);
     bytes += data.length;
+    return data.length;
   };
-  const show = `${folder}/${DEMO_DCE_SHOWCASE}.zip`;
-  await write(show, await dceZip(rngFor(ctx.seed, 'dce', -1), showcase(), 1));
-  files.push({ target: DEMO_DCE_SHOWCASE, name: show });
+  const nameOf = (i: number) => `${folder}/dce-${String(i).padStart(4, '0')}.zip`;
+  files.push({ target: DEMO_DCE_SHOWCASE, name: nameOf(0), bytes: await write(nameOf(0), await dceZip(rngFor(ctx.seed, 'dce', -1), showcase(), 1)) });
   // Tenders spread evenly over the list (all dates and places).
   const step = Math.max(1, Math.floor(tenders.length / Math.max(count, 1)));
   for (let i = 0, k = 0; i < count && k < tenders.length; i++, k += step) {
     const t = tenders[k] as Tender;
-    const name = `${folder}/${t.idweb}.zip`;
-    await write(name, await dceZip(rngFor(ctx.seed, 'dce', i), t, i));
-    files.push({ target: t.idweb, name });
+    files.push({ target: t.idweb, name: nameOf(i + 1), bytes: await write(nameOf(i + 1), await dceZip(rngFor(ctx.seed, 'dce', i), t, i)) });
   }
   await write(`${folder}/index.json`, Buffer.from(`${JSON.stringify(files, null, 2)}\n`));
   return { files, bytes };

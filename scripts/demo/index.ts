@@ -145,7 +145,7 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
 
   step(`Dossiers de consultation (${sizes.dce} zips de pièces PDF, DOCX, XLSX, ODT)…`);
   const dce = await writeDce(ctx, sizes.dce, boamp.tenders, options.outDir, DEMO_FILES.dce);
-  for (const f of dce.files) files.push({ source: 'dce', name: f.name, path: path(f.name), rows: 1, bytes: 0, target: f.target });
+  for (const f of dce.files) files.push({ source: 'dce', name: f.name, path: path(f.name), rows: 1, bytes: f.bytes, target: f.target });
 
   step(`Attributions DECP (${sizes.attributions} par format)…`);
   const d2019 = await writeDecp(ctx, '2019', sizes.attributions, picker, companies, path(DEMO_FILES.decp2019));
