@@ -103,6 +103,9 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     const needsWrite = ops.some((o) => o?.scope === 'mcp:write');
     if (tool.scope !== (needsWrite ? 'mcp:write' : 'mcp:read')) problems.push(`${where} : portée ${String(tool.scope)}, ${needsWrite ? 'mcp:write' : 'mcp:read'} attendue`);
     for (const recipe of tool.recipes ?? []) {
+      // A step written with « : » unquoted is a YAML mapping, not a sentence.
+      if (!Array.isArray(recipe.steps) || !recipe.steps.every((step: unknown) => typeof step === 'string'))
+        problems.push(`${where} : recette « ${String(recipe.title)} » : chaque étape est une phrase (mettre entre guillemets une étape qui contient « : »)`);
       if (recipe.example === undefined) continue;
       // The example of a dispatching tool is checked against the operation it chooses.
       let op = ops[0];

@@ -3,7 +3,7 @@
 // BPU stay lines.
 import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
-import { ExtractionError, tidyText, type SourcePage } from './document-text.js';
+import { ExtractionError, tidyText, type SourcePage } from './text.js';
 
 export async function extractDocx(bytes: Uint8Array): Promise<SourcePage[]> {
   try {

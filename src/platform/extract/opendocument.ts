@@ -6,7 +6,7 @@
 // MAX_REPEAT times.
 import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
-import { ExtractionError, tidyText, type SourcePage } from './document-text.js';
+import { ExtractionError, tidyText, type SourcePage } from './text.js';
 
 const MAX_REPEAT = 100;
 /** content.xml larger than this is refused (a legitimate one is a few MB). */

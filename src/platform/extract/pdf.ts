@@ -1,7 +1,7 @@
 // PDF text by page with unpdf (pdfjs bundled for servers, pure JS, runs on Node 20). A page
 // without text that paints an image is a scan: marked, never guessed.
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
-import { ExtractionError, tidyText, type SourcePage } from './document-text.js';
+import { ExtractionError, tidyText, type SourcePage } from './text.js';
 
 interface TextItem {
   str?: string;

@@ -134,6 +134,21 @@ const cases: Case[] = [
     want: [],
   },
   { name: 'a recipe without example is not checked', given: contract((c) => delete toolNamed(c, 'note_creer').recipes![0]!.example), want: [] },
+  {
+    name: 'a recipe step that YAML read as a mapping (an unquoted « : ») is refused',
+    given: contract((c) => (toolNamed(c, 'note_creer').recipes![0]!.steps = [{ 'Appeler note_creer avec `titre` seul': 'une note vide.' } as unknown as string])),
+    want: ['outil note_creer : recette « Créer une note » : chaque étape est une phrase (mettre entre guillemets une étape qui contient « : »)'],
+  },
+  {
+    name: 'two tools may serve one operation on different addresses when the second says `same_as` the first',
+    given: contract((c) => c.catalogue.tools.push({ ...toolNamed(c, 'moi'), name: 'moi_bis', same_as: 'moi' })),
+    want: [],
+  },
+  {
+    name: '`same_as` names an active tool of the same operations',
+    given: contract((c) => c.catalogue.tools.push({ ...toolNamed(c, 'moi'), name: 'moi_bis', same_as: 'note_creer' })),
+    want: ['outil moi_bis : same_as doit nommer un outil actif aux mêmes opérations', "outil moi_bis : l'opération me annonce x-mcp-tool moi"],
+  },
 
   // The OpenAPI document.
   { name: 'openapi must be 3.1.0', given: contract((c) => (c.doc.openapi = '3.0.3')), want: ['openapi doit valoir 3.1.0 (trouvé 3.0.3)'] },
