@@ -57,6 +57,30 @@ function aroundPost(rng: Rng, place: string, text: string): string {
   return [rng.pick(openings), text, rng.pick(closings), chosen].filter(Boolean).join(' ');
 }
 
+/**
+ * What communes and departments post about besides works (most of what an account publishes):
+ * events, services, council dates. Without them every demo post spoke of works, and a query
+ * on « travaux » matched a quarter of them, which no real account does.
+ */
+function everydayPost(rng: Rng, b: Buyer): string {
+  const place = b.communeNom;
+  const posts = [
+    `Marché de Noël place de la mairie à ${place} les ${rng.int(1, 20)} et ${rng.int(21, 24)} décembre : artisans, chorale et vin chaud.`,
+    `Fête de la musique à ${place} : scène ouverte dès 18 h, inscriptions des groupes à l'accueil de la mairie.`,
+    `La médiathèque de ${place} propose un atelier numérique gratuit chaque mercredi après-midi.`,
+    `Prochain conseil municipal le ${rng.int(1, 28)}/${String(rng.int(1, 12)).padStart(2, '0')} à 19 h, salle du conseil. Séance publique.`,
+    `Collecte des encombrants le ${rng.int(1, 28)} du mois : pensez à vous inscrire.`,
+    `Bravo aux jeunes du club de football de ${place} pour leur qualification en coupe régionale !`,
+    `Inscriptions scolaires ouvertes pour la rentrée : dossier à retirer en mairie de ${place}.`,
+    `Exposition de peinture des artistes de ${place} à la salle des fêtes tout le week-end.`,
+    `Don du sang à ${place} le ${rng.int(1, 28)} : chaque don compte.`,
+    `La piscine municipale adapte ses horaires pendant les vacances scolaires.`,
+    `Cérémonie du 11 Novembre au monument aux morts de ${place} à 11 h.`,
+    `Nouveau : le marché du dimanche matin accueille des producteurs locaux à ${place}.`,
+  ];
+  return rng.pick(posts);
+}
+
 export interface PublicationLineOut {
   id: string;
   reseau: string;
@@ -79,7 +103,9 @@ export function publicationAt(ctx: DemoContext, k: number, picker: BuyerPicker, 
   const date = `${isoDateTime(day, rng.int(7 * 3600, 20 * 3600))}Z`;
   let line: PublicationLineOut;
   if (rng.chance(0.65)) {
-    line = { id, reseau, auteur: b.nom, date, texte: aroundPost(rng, b.communeNom, buyerPost(rng, b, picker, year)) };
+    // Half of what an account posts is not about works.
+    const texte = rng.chance(0.5) ? everydayPost(rng, b) : aroundPost(rng, b.communeNom, buyerPost(rng, b, picker, year));
+    line = { id, reseau, auteur: b.nom, date, texte };
     if (b.kind === 'commune') Object.assign(line, { commune: b.code, commune_nom: b.communeNom });
     else line.departement = b.departement;
     if (rng.chance(0.1)) line.texte += ` Renseignements : ${b.telephone}.`;
