@@ -1,5 +1,6 @@
 // Reads of consultation files: a file by the notice it belongs to (marche_id or annonce_id)
 // or by its own id, its pieces, a piece's reading page, the pages citing terms.
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { searchPage } from '../../platform/search/search-page.js';
@@ -29,19 +30,27 @@ export interface DcePieceRow {
   reading_pages: number;
 }
 
+/**
+ * The notice of a file: the one it was matched to at import, else the one carrying its
+ * annonce_id (a file attached before its notice was imported finds it when it arrives).
+ */
+function joinNotice(db: Database, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.leftJoin('notices as n', (j) => j.on('n.marche_id', 'f.marche_id').orOn((o) => o.onNull('f.marche_id').andOn('n.annonce_id', 'f.annonce_id')));
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The file of a notice (its marche_id or annonce_id), or a file without notice by its own id. */
 export async function dceFileOf(db: Database, given: string): Promise<DceFile | null> {
   const id = given.trim();
-  const query = db('dce_files as f').leftJoin('notices as n', 'n.marche_id', 'f.marche_id');
+  const query = joinNotice(db, db('dce_files as f'));
   if (UUID.test(id)) {
     const lower = id.toLowerCase();
-    query.where((w) => w.where('f.marche_id', lower).orWhere((o) => o.where('f.id', lower).whereNull('f.marche_id')));
+    query.where((w) => w.where('n.marche_id', lower).orWhere((o) => o.where('f.id', lower).whereNull('n.marche_id')));
   } else {
     query.where((w) => w.where('f.annonce_id', id).orWhere('n.annonce_id', id));
   }
-  const row = (await query.first('f.id', 'f.marche_id', 'f.annonce_id', 'f.version', 'f.updated_at', 'n.objet', 'n.acheteur_nom', 'n.departements')) as
+  const row = (await query.first('f.id', 'n.marche_id', 'f.annonce_id', 'f.version', 'f.updated_at', 'n.objet', 'n.acheteur_nom', 'n.departements')) as
     | { id: string; marche_id: string | null; annonce_id: string | null; version: number; updated_at: string; objet: string | null; acheteur_nom: string | null; departements: string | null }
     | undefined;
   if (!row) return null;
@@ -114,20 +123,17 @@ export async function searchDcePages(
   f: DceSearchFilters,
   page: { offset: number; limit: number; countCap: number },
 ): Promise<{ hits: DcePageHit[]; hasMore: boolean; total: number }> {
-  const base = db('dce_pages as p').join('dce_files as f', 'f.id', 'p.dce_id').leftJoin('notices as n', 'n.marche_id', 'f.marche_id');
+  const base = joinNotice(db, db('dce_pages as p').join('dce_files as f', 'f.id', 'p.dce_id'));
   // A department keeps only files matched to a located notice (the spec's dce source rule).
-  if (f.departements.length) base.whereExists(db('notice_departements as d').select(db.raw('1')).whereRaw('d.marche_id = f.marche_id').whereIn('d.departement', f.departements));
+  if (f.departements.length) base.whereExists(db('notice_departements as d').select(db.raw('1')).whereRaw('d.marche_id = n.marche_id').whereIn('d.departement', f.departements));
   if (f.from) base.where('n.date_parution', '>=', f.from);
   if (f.to) base.where('n.date_parution', '<=', f.to);
   const filtered = f.departements.length > 0 || !!f.from || !!f.to;
   const found = await searchPage(db, parsed, { index: DCE_SEARCH, base, key: 'p.search_key', then: { column: 'n.date_parution', order: 'desc' }, filtered }, page);
   if (!found.keys.length) return { hits: [], hasMore: false, total: found.total };
-  const rows = (await db('dce_pages as p')
-    .join('dce_files as f', 'f.id', 'p.dce_id')
-    .join('dce_pieces as c', (j) => j.on('c.dce_id', 'p.dce_id').andOn('c.position', 'p.position'))
-    .leftJoin('notices as n', 'n.marche_id', 'f.marche_id')
+  const rows = (await joinNotice(db, db('dce_pages as p').join('dce_files as f', 'f.id', 'p.dce_id').join('dce_pieces as c', (j) => j.on('c.dce_id', 'p.dce_id').andOn('c.position', 'p.position')))
     .whereIn('p.search_key', found.keys)
-    .select('p.search_key', 'p.dce_id', 'f.marche_id', 'p.position', 'p.page', 'p.text', 'c.filename', 'c.doc_type', 'n.objet', 'n.acheteur_nom', 'n.departements')) as Record<string, unknown>[];
+    .select('p.search_key', 'p.dce_id', 'n.marche_id', 'p.position', 'p.page', 'p.text', 'c.filename', 'c.doc_type', 'n.objet', 'n.acheteur_nom', 'n.departements')) as Record<string, unknown>[];
   const byKey = new Map(
     rows.map((r) => [
       String(r.search_key),

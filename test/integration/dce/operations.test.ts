@@ -1,5 +1,5 @@
 // Consultation files over real HTTP: the table of contents, a piece read by pages (approximate names resolved, ambiguity and overflow said), terms located, files searched with filters and cursors, a download link that serves the piece or the archive and refuses an expired, forged or another account's link; file units exact on the free plan (the sixth distinct file refused, a re-read free, contents, location and search free); REST and MCP alike.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,6 +171,29 @@ describe('consultation files over HTTP', function () {
     const forged = await fetch(`${base}${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`);
     expect(forged.status).to.equal(403);
     expect(await forged.text()).to.not.include('%PDF');
+  });
+
+  it('finds a file attached by annonce_id before its notice, once the notice arrives: by marche_id and by department', async () => {
+    const archive = join(dir, 'tardif.zip');
+    writeFileSync(archive, await zipOf([{ name: 'RC.pdf', data: await pdfDocument([{ lines: ['Règlement : désamiantage du préau'] }]) }]));
+    const extractor = new Extractor();
+    try {
+      await importDce({ db: svc.db, store: svc.dceStore, extractor, now: () => new Date() }, parseTarget('26-99999'), [archive]);
+    } finally {
+      await extractor.close();
+    }
+    expect((await read({ marche_id: '26-99999', type: 'rc' })).json.marche_id).to.match(/^[0-9a-f-]{36}$/);
+    // The notice arrives: one of the real sample's records under this annonce_id.
+    const sample = (JSON.parse(readFileSync(BOAMP, 'utf8')) as { results: Record<string, unknown>[] }).results[0] as Record<string, unknown>;
+    const late = join(dir, 'avis-tardif.json');
+    writeFileSync(late, JSON.stringify({ results: [{ ...sample, idweb: '26-99999', id: '26-99999' }] }));
+    await importFile(svc.db, IMPORTERS.boamp as never, late, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+    const arrived = ((await svc.db('notices').where('annonce_id', '26-99999').first('marche_id', 'departements')) as { marche_id: string; departements: string });
+    const byNotice = await read({ marche_id: arrived.marche_id, type: 'rc' });
+    expect(byNotice.json).to.include({ action: 'lecture_dce', marche_id: arrived.marche_id });
+    expect(byNotice.json.texte).to.include('désamiantage du préau');
+    const found = await read({ query: 'desamiantage preau', departements: JSON.parse(arrived.departements) as string[] });
+    expect(found.json.results.map((r: { marche_id: string }) => r.marche_id)).to.deep.equal([arrived.marche_id]);
   });
 
   it('counts file units exactly on the free plan: the sixth distinct file refused, a re-read free, contents and search free', async () => {
