@@ -12,6 +12,7 @@ import { signLink } from '../../../src/domains/dce/links.js';
 import { secret } from '../../../src/platform/db/secrets.js';
 import { Extractor } from '../../../src/platform/extract/extractor.js';
 import { docxDocument, pdfDocument, xlsxDocument, zipOf } from '../../../scripts/demo/documents.js';
+import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const BOAMP = fileURLToPath(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url));
@@ -171,6 +172,28 @@ describe('consultation files over HTTP', function () {
     const forged = await fetch(`${base}${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`);
     expect(forged.status).to.equal(403);
     expect(await forged.text()).to.not.include('%PDF');
+  });
+
+  it('refuses a link opened by another signed-in account, and serves it to its own', async () => {
+    const signIn = async (email: string, password: string) => {
+      const jar = new CookieJar();
+      const login = await follow(`${svc.url}/compte/connexion`, jar);
+      const { action, fields } = formFields(await login.res.text());
+      await follow(new URL(action, login.url).toString(), jar, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...fields, email, password }).toString(),
+      });
+      return jar;
+    };
+    const link = (await svc.rest('dce.download', { marche_id: notice, filename: 'RC.pdf' })).json.download_url as string;
+    const other = await svc.createAccount({ organisation: 'Autre entreprise' });
+    const refused = await follow(link, await signIn(other.email, other.password));
+    expect(refused.res.status).to.equal(403);
+    expect(await refused.res.text()).to.include('Lien d’un autre compte');
+    const own = await follow(link, await signIn(svc.account.email, svc.account.password));
+    expect(own.res.status).to.equal(200);
+    expect(own.res.headers.get('content-type')).to.equal('application/pdf');
   });
 
   it('finds a file attached by annonce_id before its notice, once the notice arrives: by marche_id and by department', async () => {
