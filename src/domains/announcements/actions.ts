@@ -3,8 +3,8 @@
 import type { Caller } from '../../access/caller.js';
 import { announcementsByIds, searchAnnouncements, type AnnouncementView } from './store.js';
 import { BODACC_FAMILIES } from './import-bodacc.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
@@ -68,25 +68,18 @@ export function announcementActions({ db, publicUrl, cursorKey }: Services): Ann
       const results = (await announcementsByIds(db, [args.id.trim()])).map((a) => announcementRecord(a, publicUrl));
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'bodacc.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('bodacc.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const departements = [...new Set([...(args.departements ?? []), ...regionDeps])];
-      const found = await searchAnnouncements(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        { familles: args.familles, departements, from: args.parue_depuis, to: args.parue_avant, siren: args.siren },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await announcementsByIds(db, found.ids)).map((a) => announcementRecord(a, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: META,
-      };
-    },
+    'bodacc.search': async (args) => ({
+      ...(await pagedSearch('bodacc.search', args, cursorKey, async (page) => {
+        const departements = departementsOf(args.departements, args.region);
+        const found = await searchAnnouncements(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          { familles: args.familles, departements, from: args.parue_depuis, to: args.parue_avant, siren: args.siren },
+          page,
+        );
+        return { records: (await announcementsByIds(db, found.ids)).map((a) => announcementRecord(a, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

@@ -2,8 +2,8 @@
 // year. `url` is the service's own permalink.
 import type { Caller } from '../../access/caller.js';
 import { awardsByKeys, buyerById, searchAwards, searchBuyers, type AwardView, type BuyerView } from './store.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
@@ -63,52 +63,39 @@ export function awardActions({ db, publicUrl, cursorKey }: Services): AwardActio
       const results = (await awardsByKeys(db, [args.id.trim()])).map((a) => awardRecord(a, publicUrl));
       return { results, next_cursor: null, total_estimated: results.length, _meta: AWARD_META };
     },
-    'attributions.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('attributions.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const departements = [...new Set([...(args.departements ?? []), ...regionDeps])];
-      const found = await searchAwards(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        {
-          departements,
-          montantMin: args.montant_min,
-          titulaire: args.titulaire,
-          acheteurSiret: args.acheteur_siret,
-          cpvPrefix: args.cpv,
-          notifiedFrom: args.notifie_depuis,
-          notifiedTo: args.notifie_avant,
-        },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await awardsByKeys(db, found.keys)).map((a) => awardRecord(a, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: AWARD_META,
-      };
-    },
+    'attributions.search': async (args) => ({
+      ...(await pagedSearch('attributions.search', args, cursorKey, async (page) => {
+        const departements = departementsOf(args.departements, args.region);
+        const found = await searchAwards(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          {
+            departements,
+            montantMin: args.montant_min,
+            titulaire: args.titulaire,
+            acheteurSiret: args.acheteur_siret,
+            cpvPrefix: args.cpv,
+            notifiedFrom: args.notifie_depuis,
+            notifiedTo: args.notifie_avant,
+          },
+          page,
+        );
+        return { records: (await awardsByKeys(db, found.keys)).map((a) => awardRecord(a, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: AWARD_META,
+    }),
     'acheteurs.get': async (args) => {
       const buyer = await buyerById(db, args.id.trim());
       const results = buyer ? [buyerRecord(buyer, publicUrl)] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: BUYER_META };
     },
-    'acheteurs.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('acheteurs.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const found = await searchBuyers(db, { words: args.query, siret: args.siret }, window);
-      const buyers = await Promise.all(found.ids.map((id) => buyerById(db, id)));
-      const results = buyers.filter((b): b is BuyerView => b !== null).map((b) => buyerRecord(b, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: BUYER_META,
-      };
-    },
+    'acheteurs.search': async (args) => ({
+      ...(await pagedSearch('acheteurs.search', args, cursorKey, async (page) => {
+        const found = await searchBuyers(db, { words: args.query, siret: args.siret }, page);
+        const buyers = await Promise.all(found.ids.map((id) => buyerById(db, id)));
+        return { records: buyers.filter((b): b is BuyerView => b !== null).map((b) => buyerRecord(b, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: BUYER_META,
+    }),
   };
 }

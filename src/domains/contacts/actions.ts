@@ -1,10 +1,10 @@
 // Directory contacts (source `contact`): searches and one contact. Name, role and
 // organisation only; `url` is the service's own permalink.
 import type { Caller } from '../../access/caller.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
-import { REGIONS } from '../reference/lists.js';
+import { departementsOf } from '../reference/lists.js';
 import { contactsByIds, searchContacts, type ContactView } from './store.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 
@@ -39,30 +39,23 @@ export function contactActions({ db, publicUrl, cursorKey }: Services): ContactA
       const results = (await contactsByIds(db, [args.id.trim()])).map((c) => contactRecord(c, publicUrl));
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'contacts.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('contacts.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const found = await searchContacts(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        {
-          departements: [...new Set([...(args.departements ?? []), ...regionDeps])],
-          commune: args.commune,
-          organisation: args.organisation,
-          organisationSiren: args.organisation_siren,
-          role: args.role,
-        },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await contactsByIds(db, found.ids)).map((c) => contactRecord(c, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: META,
-      };
-    },
+    'contacts.search': async (args) => ({
+      ...(await pagedSearch('contacts.search', args, cursorKey, async (page) => {
+        const found = await searchContacts(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          {
+            departements: departementsOf(args.departements, args.region),
+            commune: args.commune,
+            organisation: args.organisation,
+            organisationSiren: args.organisation_siren,
+            role: args.role,
+          },
+          page,
+        );
+        return { records: (await contactsByIds(db, found.ids)).map((c) => contactRecord(c, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

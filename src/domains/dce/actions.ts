@@ -3,8 +3,8 @@
 // a file unit (one per distinct file per Paris day); the rest is free.
 import type { Caller } from '../../access/caller.js';
 import { InvalidArgumentsError, NotFoundError } from '../../errors.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { pagedSearch } from '../../platform/search/cursor.js';
 import { matchesWords, parseQuery, searchWords, type ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import { parisIso } from '../../platform/paris-time.js';
@@ -180,30 +180,21 @@ export function dceActions({ db, quota, publicUrl, cursorKey, now, dceLinkKey }:
   };
 
   async function search(args: Parameters<HandlerMap<Caller>['dce.read']>[0]): Promise<ReadResult> {
-    const { cursor, limit: _limit, ...criteria } = args;
-    const fingerprint = searchFingerprint('dce.read', criteria);
-    const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-    const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
     const parsed = parseQuery(args.query as string);
-    const found = await searchDcePages(db, parsed, { departements: [...new Set([...(args.departements ?? []), ...regionDeps])], from: args.publie_depuis, to: args.publie_avant }, { ...window, countCap: MAX_SEARCH_DEPTH });
-    const results = found.hits.map((h) => ({
-      acheteur: h.acheteur,
-      doc_type: h.docType,
-      lieu: h.departements.join(', ') || null,
-      titre: h.titre,
-      extrait: extractAround(h.text, parsed),
-      filename: h.filename,
-      marche_id: h.marcheId ?? h.dceId,
-      page: h.page,
-    }));
-    return {
-      ok: true,
-      action: 'recherche_dce',
-      query: args.query as string,
-      count: results.length,
-      results,
-      next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-      total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-    };
+    const answer = await pagedSearch('dce.read', args, cursorKey, async (page) => {
+      const found = await searchDcePages(db, parsed, { departements: departementsOf(args.departements, args.region), from: args.publie_depuis, to: args.publie_avant }, page);
+      const records = found.hits.map((h) => ({
+        acheteur: h.acheteur,
+        doc_type: h.docType,
+        lieu: h.departements.join(', ') || null,
+        titre: h.titre,
+        extrait: extractAround(h.text, parsed),
+        filename: h.filename,
+        marche_id: h.marcheId ?? h.dceId,
+        page: h.page,
+      }));
+      return { records, hasMore: found.hasMore, total: found.total };
+    });
+    return { ok: true, action: 'recherche_dce', query: args.query as string, count: answer.results.length, ...answer };
   }
 }

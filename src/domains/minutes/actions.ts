@@ -1,10 +1,10 @@
 // Council minutes (source `mairie`): searches and one deliberation. `url` is the service's
 // own permalink; the source document's address is never kept.
 import type { Caller } from '../../access/caller.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
-import { REGIONS } from '../reference/lists.js';
+import { departementsOf } from '../reference/lists.js';
 import { deliberationsByIds, searchDeliberations, type DeliberationView } from './store.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 
@@ -51,24 +51,17 @@ export function minutesActions({ db, publicUrl, cursorKey }: Services): MinutesA
       const results = (await deliberationsByIds(db, [args.id.trim()])).map((d) => deliberationRecord(d, publicUrl, true));
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'deliberations.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('deliberations.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const found = await searchDeliberations(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        { departements: [...new Set([...(args.departements ?? []), ...regionDeps])], commune: args.commune, from: args.date_depuis, to: args.date_avant },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await deliberationsByIds(db, found.ids)).map((d) => deliberationRecord(d, publicUrl, false));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: META,
-      };
-    },
+    'deliberations.search': async (args) => ({
+      ...(await pagedSearch('deliberations.search', args, cursorKey, async (page) => {
+        const found = await searchDeliberations(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          { departements: departementsOf(args.departements, args.region), commune: args.commune, from: args.date_depuis, to: args.date_avant },
+          page,
+        );
+        return { records: (await deliberationsByIds(db, found.ids)).map((d) => deliberationRecord(d, publicUrl, false)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

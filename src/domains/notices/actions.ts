@@ -3,8 +3,8 @@
 import type { Caller } from '../../access/caller.js';
 import type { NoticeFields } from './rows.js';
 import { noticeById, noticesByIds, searchNotices } from './store.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
@@ -58,35 +58,28 @@ export function noticeActions({ db, now, publicUrl, cursorKey }: Services): Noti
       const results = notice ? [noticeRecord(notice, publicUrl, now())] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'marches.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('marches.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      // A region is the list of its departments.
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const departements = [...new Set([...(args.departements ?? []), ...regionDeps])];
-      const at = now();
-      const found = await searchNotices(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        {
-          departements,
-          typesMarche: args.type_marche,
-          cpvPrefix: args.cpv,
-          publishedFrom: args.publie_depuis,
-          publishedTo: args.publie_avant,
-          openAfter: args.ouverts ? at.toISOString() : undefined,
-          buyerWords: args.acheteur,
-        },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await noticesByIds(db, found.ids)).map((n) => noticeRecord(n, publicUrl, at));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: found.total,
-        _meta: META,
-      };
-    },
+    'marches.search': async (args) => ({
+      ...(await pagedSearch('marches.search', args, cursorKey, async (page) => {
+        // A region is the list of its departments.
+        const departements = departementsOf(args.departements, args.region);
+        const at = now();
+        const found = await searchNotices(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          {
+            departements,
+            typesMarche: args.type_marche,
+            cpvPrefix: args.cpv,
+            publishedFrom: args.publie_depuis,
+            publishedTo: args.publie_avant,
+            openAfter: args.ouverts ? at.toISOString() : undefined,
+            buyerWords: args.acheteur,
+          },
+          page,
+        );
+        return { records: (await noticesByIds(db, found.ids)).map((n) => noticeRecord(n, publicUrl, at)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

@@ -4,8 +4,8 @@ import type { Caller } from '../../access/caller.js';
 import { permitsByIds, permitsByNumber, searchPermits, type PermitView } from './store.js';
 import { normalisePermitNumber } from './import-sitadel.js';
 import { STATE_LABELS, TYPE_LABELS } from './rows.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
@@ -75,36 +75,29 @@ export function permitActions({ db, publicUrl, cursorKey }: Services): PermitAct
       const results = (await permitsByNumber(db, normalisePermitNumber(args.id))).map((p) => permitRecord(p, publicUrl));
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'permis.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('permis.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const departements = [...new Set([...(args.departements ?? []), ...regionDeps])];
-      const found = await searchPermits(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        {
-          departements,
-          commune: args.commune?.toUpperCase(),
-          types: args.type,
-          etats: args.etat,
-          authorisedFrom: args.autorise_depuis,
-          authorisedTo: args.autorise_avant,
-          logementsMin: args.logements_min,
-          surfaceMin: args.surface_min,
-          surfaceMax: args.surface_max,
-          siren: args.siren,
-        },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await permitsByIds(db, found.ids)).map((p) => permitRecord(p, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: META,
-      };
-    },
+    'permis.search': async (args) => ({
+      ...(await pagedSearch('permis.search', args, cursorKey, async (page) => {
+        const departements = departementsOf(args.departements, args.region);
+        const found = await searchPermits(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          {
+            departements,
+            commune: args.commune?.toUpperCase(),
+            types: args.type,
+            etats: args.etat,
+            authorisedFrom: args.autorise_depuis,
+            authorisedTo: args.autorise_avant,
+            logementsMin: args.logements_min,
+            surfaceMin: args.surface_min,
+            surfaceMax: args.surface_max,
+            siren: args.siren,
+          },
+          page,
+        );
+        return { records: (await permitsByIds(db, found.ids)).map((p) => permitRecord(p, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

@@ -1,10 +1,10 @@
 // Social-network posts (source `reseaux_sociaux`): searches and one post. `url` is the
 // service's own permalink; the post's link on the network is never kept.
 import type { Caller } from '../../access/caller.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import type { Services } from '../context.js';
-import { REGIONS } from '../reference/lists.js';
+import { departementsOf } from '../reference/lists.js';
 import { publicationsByIds, searchPublications, type PublicationView } from './store.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 
@@ -57,30 +57,23 @@ export function postActions({ db, publicUrl, cursorKey }: Services): PostActions
       const results = (await publicationsByIds(db, [args.id.trim()])).map((p) => publicationRecord(p, publicUrl));
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
-    'publications.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('publications.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-      const found = await searchPublications(
-        db,
-        args.query ? parseQuery(args.query) : null,
-        {
-          reseaux: args.reseaux ?? [],
-          departements: [...new Set([...(args.departements ?? []), ...regionDeps])],
-          commune: args.commune,
-          from: args.date_depuis,
-          to: args.date_avant,
-        },
-        { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
-      );
-      const results = (await publicationsByIds(db, found.ids)).map((p) => publicationRecord(p, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: META,
-      };
-    },
+    'publications.search': async (args) => ({
+      ...(await pagedSearch('publications.search', args, cursorKey, async (page) => {
+        const found = await searchPublications(
+          db,
+          args.query ? parseQuery(args.query) : null,
+          {
+            reseaux: args.reseaux ?? [],
+            departements: departementsOf(args.departements, args.region),
+            commune: args.commune,
+            from: args.date_depuis,
+            to: args.date_avant,
+          },
+          page,
+        );
+        return { records: (await publicationsByIds(db, found.ids)).map((p) => publicationRecord(p, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: META,
+    }),
   };
 }

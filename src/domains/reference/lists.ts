@@ -503,3 +503,9 @@ export const ALERT_SOURCES: readonly AlertSourceEntry[] = [
     terme_applique: false,
   },
 ];
+
+/** The departments asked for, and those of the region asked for, once each. */
+export function departementsOf(departements: readonly string[] | undefined, region: string | undefined): string[] {
+  const ofRegion = region ? (REGIONS.find((r) => r.code === region)?.departements ?? []) : [];
+  return [...new Set([...(departements ?? []), ...ofRegion])];
+}

@@ -3,8 +3,8 @@
 // with the `id_mutation` filter).
 import type { Caller } from '../../access/caller.js';
 import { InvalidArgumentsError } from '../../errors.js';
-import { REGIONS } from '../reference/lists.js';
-import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
+import { departementsOf } from '../reference/lists.js';
+import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 import { saleStats, salesByIds, searchSales, type SaleFilters, type SaleView } from './store.js';
@@ -90,11 +90,6 @@ export function saleRecord(s: SaleView, publicUrl: string): SaleRecord {
   };
 }
 
-function departementsOf(args: { departements?: string[]; region?: string }): string[] {
-  const regionDeps = args.region ? (REGIONS.find((r) => r.code === args.region)?.departements ?? []) : [];
-  return [...new Set([...(args.departements ?? []), ...regionDeps])];
-}
-
 const text = (v: string | null) => v ?? '';
 /** Largest groups first, then by commune and kind. */
 const byCountThenPlace = (a: SaleGroup, b: SaleGroup) =>
@@ -102,34 +97,28 @@ const byCountThenPlace = (a: SaleGroup, b: SaleGroup) =>
 
 export function saleActions({ db, publicUrl, cursorKey }: Services): SaleActions {
   return {
-    'ventes.search': async (args) => {
-      const { cursor, limit: _limit, ...criteria } = args;
-      const fingerprint = searchFingerprint('ventes.search', criteria);
-      const window = pageWindow(cursor ? decodeCursor(cursor, cursorKey, fingerprint) : null, args.limit ?? 10);
-      const filters: SaleFilters = {
-        idMutation: args.id_mutation?.trim(),
-        departements: departementsOf(args),
-        commune: args.commune,
-        typeLocal: args.type_local,
-        natures: args.nature_mutation ? [args.nature_mutation] : undefined,
-        from: args.depuis,
-        to: args.avant,
-        prixMin: args.prix_min,
-        prixMax: args.prix_max,
-        surfaceMin: args.surface_min,
-        surfaceMax: args.surface_max,
-      };
-      const found = await searchSales(db, filters, { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH });
-      const results = (await salesByIds(db, found.ids)).map((s) => saleRecord(s, publicUrl));
-      return {
-        results,
-        next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),
-        total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
-        _meta: SEARCH_META,
-      };
-    },
+    'ventes.search': async (args) => ({
+      ...(await pagedSearch('ventes.search', args, cursorKey, async (page) => {
+        const filters: SaleFilters = {
+          idMutation: args.id_mutation?.trim(),
+          departements: departementsOf(args.departements, args.region),
+          commune: args.commune,
+          typeLocal: args.type_local,
+          natures: args.nature_mutation ? [args.nature_mutation] : undefined,
+          from: args.depuis,
+          to: args.avant,
+          prixMin: args.prix_min,
+          prixMax: args.prix_max,
+          surfaceMin: args.surface_min,
+          surfaceMax: args.surface_max,
+        };
+        const found = await searchSales(db, filters, page);
+        return { records: (await salesByIds(db, found.ids)).map((s) => saleRecord(s, publicUrl)), hasMore: found.hasMore, total: found.total };
+      })),
+      _meta: SEARCH_META,
+    }),
     'ventes.stats': async (args) => {
-      const departements = departementsOf(args);
+      const departements = departementsOf(args.departements, args.region);
       if (!departements.length && !args.commune)
         throw new InvalidArgumentsError('ventes.stats : un territoire est exigé : `departements`, `region` ou `commune` (code INSEE ou code postal).');
       const filters: SaleFilters = {

@@ -101,3 +101,26 @@ export function nextCursor(page: { offset: number; returned: number; hasMore: bo
   if (!page.hasMore || page.returned === 0 || next >= MAX_SEARCH_DEPTH) return null;
   return encodeCursor({ offset: next, fingerprint: page.fingerprint }, key);
 }
+
+/**
+ * One page of a search operation: the window its cursor asks for (a cursor bound to the
+ * other arguments), what `find` returns for it, the next cursor, the total capped at
+ * MAX_SEARCH_DEPTH. Every domain's search answers through it.
+ */
+export async function pagedSearch<R, A extends { cursor?: string; limit?: number }>(
+  operation: string,
+  args: A,
+  key: BinaryLike,
+  find: (page: { offset: number; limit: number; countCap: number }) => Promise<{ records: R[]; hasMore: boolean; total: number }>,
+  defaultLimit = 10,
+): Promise<{ results: R[]; next_cursor: string | null; total_estimated: number }> {
+  const { cursor, limit, ...criteria } = args as Record<string, unknown> & { cursor?: string; limit?: number };
+  const fingerprint = searchFingerprint(operation, criteria);
+  const window = pageWindow(cursor ? decodeCursor(cursor, key, fingerprint) : null, limit ?? defaultLimit);
+  const found = await find({ ...window, countCap: MAX_SEARCH_DEPTH });
+  return {
+    results: found.records,
+    next_cursor: nextCursor({ offset: window.offset, returned: found.records.length, hasMore: found.hasMore, fingerprint }, key),
+    total_estimated: Math.min(found.total, MAX_SEARCH_DEPTH),
+  };
+}

@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { CursorRejectedError } from '../../../src/platform/search/errors.js';
-import { decodeCursor, encodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../../src/platform/search/cursor.js';
+import { decodeCursor, encodeCursor, MAX_SEARCH_DEPTH, nextCursor, pagedSearch, pageWindow, searchFingerprint } from '../../../src/platform/search/cursor.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 
 const KEY = 'clé de test des curseurs, 32 octets au moins';
@@ -92,5 +92,28 @@ describe('search cursors', () => {
 
   it('demands a real key', () => {
     expect(() => encodeCursor({ offset: 0, fingerprint: FINGERPRINT }, 'court')).to.throw(/trop courte/);
+  });
+
+  it('pages a search through pagedSearch: windows from the cursor, a cursor bound to the other arguments, the total capped', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => i);
+    const find = async (page: { offset: number; limit: number; countCap: number }) => {
+      expect(page.countCap).to.equal(MAX_SEARCH_DEPTH);
+      const slice = items.slice(page.offset, page.offset + page.limit + 1);
+      return { records: slice.slice(0, page.limit), hasMore: slice.length > page.limit, total: 5000 };
+    };
+    const seen: number[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await pagedSearch('essai.search', { query: 'toiture', limit: 10, ...(cursor ? { cursor } : {}) }, KEY, find);
+      expect(page.total_estimated).to.equal(MAX_SEARCH_DEPTH);
+      seen.push(...page.results);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).to.deep.equal(items);
+    const first = await pagedSearch('essai.search', { query: 'toiture', limit: 10 }, KEY, find);
+    const other = await pagedSearch('essai.search', { query: 'zinc', limit: 10, cursor: first.next_cursor as string }, KEY, find).catch((e: unknown) => e);
+    expect(other).to.be.instanceOf(CursorRejectedError);
+    // The limit is not part of the search: a cursor goes on with another page size.
+    expect((await pagedSearch('essai.search', { query: 'toiture', limit: 5, cursor: first.next_cursor as string }, KEY, find)).results).to.deep.equal([10, 11, 12, 13, 14]);
   });
 });
