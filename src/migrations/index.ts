@@ -16,6 +16,7 @@ import * as announcements from './0011-announcements.js';
 import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
 import * as dce from './0014-dce.js';
+import * as alertEvents from './0015-alert-events.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0012-local-sources': localSources,
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
   '0014-dce': dce,
+  '0015-alert-events': alertEvents,
 };
 
 const source: Knex.MigrationSource<string> = {
