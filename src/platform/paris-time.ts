@@ -54,3 +54,8 @@ export function parisIso(at: Date): string {
   const pad = (n: number | undefined) => String(n).padStart(2, '0');
   return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${hh}:${mm}`;
 }
+
+/** The hour (0–23) on a Paris clock at that moment. */
+export function parisHour(at: Date): number {
+  return parts(at).hour as number;
+}
