@@ -7,6 +7,7 @@ import type { OperationEntry } from '../../src/contract/types.js';
 import { PROFILE_NAMES } from '../../src/contract/types.js';
 import { listOperations, type OpenApiDocument, type ToolsDocument } from './contract-source.js';
 import { ERROR_RESPONSES } from './error-responses.js';
+import { CARD_ADDRESSES } from './tool-entry.js';
 import { versionSentence } from './version-sentence.js';
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -66,6 +67,10 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if (!tool.title || !tool.description) problems.push(`${where} : titre ou description manquant`);
     if (!['active', 'alias', 'preparation'].includes(tool.status)) problems.push(`${where} : statut inconnu ${String(tool.status)}`);
     for (const p of tool.profiles ?? []) if (!PROFILE_NAMES.includes(p)) problems.push(`${where} : profil inconnu ${p}`);
+    if (Array.isArray(tool.card))
+      for (const p of tool.card)
+        if (!CARD_ADDRESSES.includes(p) || !(tool.profiles ?? []).includes(p))
+          problems.push(`${where} : card nomme ${String(p)}, qui n'est pas une adresse à carte (${CARD_ADDRESSES.join(', ')}) servant l'outil`);
     if (tool.status === 'alias') {
       const target = catalogue.tools.find((t) => t.name === tool.alias_of);
       if (!target || target.status !== 'active') problems.push(`${where} : alias_of doit nommer un outil actif`);

@@ -46,7 +46,8 @@ export interface ToolSource {
   same_as?: string;
   /** A tool running several operations: `argument` names the one that chooses. */
   dispatch?: { argument: string; operations: Record<string, string> };
-  card?: boolean;
+  /** The results card: `true` on every card address the tool is served on, or the card addresses named. */
+  card?: boolean | ProfileName[];
   recipes?: ToolRecipe[];
 }
 

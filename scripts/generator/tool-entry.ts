@@ -2,7 +2,7 @@
 // operation it runs; a historic name takes those of the tool it stands for; a tool that
 // dispatches on an argument gets that argument plus every operation's arguments, and an
 // output that is one of its operations' outputs).
-import type { JsonSchema, OperationEntry, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
+import type { JsonSchema, OperationEntry, ProfileName, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
 import type { ToolSource } from './contract-source.js';
 
 export function dispatchInputSchema(dispatch: ToolDispatch, operations: Map<string, OperationEntry>): JsonSchema {
@@ -36,6 +36,16 @@ export function dispatchOutputSchema(dispatch: ToolDispatch, operations: Map<str
   return { type: 'object', oneOf: Object.values(dispatch.operations).map((name) => operations.get(name)?.outputSchema ?? {}) };
 }
 
+/** The spec promises the results card on these addresses only; `/api/mcp` keeps plain tools. */
+export const CARD_ADDRESSES: readonly ProfileName[] = ['connectors', 'assistant'];
+
+/** Where a tool announces the card: `true` is every card address it is served on; a list names them. */
+export function cardAddresses(card: boolean | ProfileName[] | undefined, profiles: readonly ProfileName[]): ProfileName[] {
+  if (!card) return [];
+  const wanted = card === true ? CARD_ADDRESSES : card;
+  return CARD_ADDRESSES.filter((p) => wanted.includes(p) && profiles.includes(p));
+}
+
 export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map<string, OperationEntry>): ToolEntry {
   const target = tool.status === 'alias' ? tools.find((t) => t.name === tool.alias_of) : tool;
   const opNames = target?.operations ?? [];
@@ -43,6 +53,8 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
   const first = ops[0];
   const callable = tool.status !== 'preparation' && first !== undefined;
   const dispatch = target?.dispatch ?? null;
+  // A historic name is the current tool under another name: same addresses, same scope.
+  const profiles = (tool.status === 'alias' ? target?.profiles : tool.profiles) ?? [];
   return {
     name: tool.name,
     title: tool.title,
@@ -51,12 +63,11 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
     aliasOf: tool.status === 'alias' ? (tool.alias_of ?? null) : null,
     operations: opNames,
     dispatch,
-    // A historic name is the current tool under another name: same addresses, same scope.
-    profiles: (tool.status === 'alias' ? target?.profiles : tool.profiles) ?? [],
+    profiles,
     scope: (tool.status === 'alias' ? target?.scope : tool.scope) ?? first?.scope ?? 'mcp:read',
     effect: ops.some((o) => o.effect === 'write') ? 'write' : 'read',
     paidOnly: ops.some((o) => o.paidOnly),
-    card: (tool.status === 'alias' ? target?.card : tool.card) ?? false,
+    card: cardAddresses(tool.status === 'alias' ? target?.card : tool.card, profiles),
     inputSchema: !callable ? null : dispatch ? dispatchInputSchema(dispatch, operations) : first.inputSchema,
     outputSchema: !callable ? null : dispatch ? dispatchOutputSchema(dispatch, operations) : first.outputSchema,
     recipes: (tool.status === 'alias' ? target?.recipes : tool.recipes) ?? [],

@@ -56,7 +56,8 @@ export interface ToolEntry {
   scope: Scope;
   effect: Effect;
   paidOnly: boolean;
-  card: boolean;
+  /** The addresses that announce the results card with this tool (never `full`). */
+  card: ProfileName[];
   /** Null for a tool in preparation: it is described, not callable. */
   inputSchema: JsonSchema | null;
   outputSchema: JsonSchema | null;

@@ -67,6 +67,101 @@ function texteDe(resultat) {
   return blocs.filter(function (b) { return b && b.type === 'text'; }).map(function (b) { return String(b.text); }).join('\n');
 }
 
+var TYPES_PIECE = {
+  rc: 'Règlement de la consultation', ccap: 'CCAP', cctp: 'CCTP', bpu: 'Bordereau des prix (BPU)', dpgf: 'DPGF',
+  ae: 'Acte d’engagement', plan: 'Plan', annexe: 'Annexe', autre: 'Autre pièce'
+};
+
+function typePiece(code) {
+  return TYPES_PIECE[code] || String(code || '');
+}
+
+function taille(octets) {
+  var n = Number(octets) || 0;
+  if (n < 1024) return n + ' o';
+  if (n < 1048576) return (n / 1024).toFixed(0) + ' Ko';
+  return (n / 1048576).toFixed(1).replace('.', ',') + ' Mo';
+}
+
+function pluriel(n, mot) {
+  return n + ' ' + mot + (n > 1 ? 's' : '');
+}
+
+/** Excerpts of consultation files: the search (several files) or the location of terms (one file). */
+function extraitsDce(d) {
+  var liste = Array.isArray(d.results) ? d.results : [];
+  var recherche = d.action === 'recherche_dce';
+  var compte = liste.length === 0 ? 'Aucun passage ne cite « ' + (d.query || '') + ' ».'
+    : pluriel(liste.length, recherche ? 'passage' : 'page') + ' citant « ' + (d.query || '') + ' »'
+      + (typeof d.total_estimated === 'number' && d.total_estimated > liste.length ? ' sur environ ' + d.total_estimated : '') + '.';
+  if (d.next_cursor) compte += ' D’autres résultats suivent (page suivante).';
+  var items = liste.map(function (r, i) {
+    var reperes = [];
+    if (recherche && r.acheteur) reperes.push(repere('Acheteur : ' + r.acheteur, 'acheteur'));
+    if (recherche && r.lieu) reperes.push(repere('Département ' + r.lieu, 'lieu'));
+    if (r.doc_type) reperes.push(repere(typePiece(r.doc_type), 'activite'));
+    reperes.push(repere('Page de lecture ' + r.page, 'date'));
+    return '<li class="resultat resultat-dce"><article aria-labelledby="titre-' + i + '">'
+      + '<h2 id="titre-' + i + '">' + echapper(recherche ? (r.titre || r.filename || 'Dossier sans titre') : r.filename) + '</h2>'
+      + '<p class="resume extrait">' + echapper(r.extrait) + '</p>'
+      + '<ul class="reperes" aria-label="Repères">' + reperes.join('') + '</ul>'
+      + (recherche ? '<p class="ident">' + echapper(r.filename) + '</p>' : '')
+      + '</article></li>';
+  });
+  return '<h1>' + (recherche ? 'Dossiers de consultation' : 'Dans le dossier de consultation') + '</h1>'
+    + (!recherche && d.titre ? '<p class="sous-titre">' + echapper(d.titre) + '</p>' : '')
+    + '<p class="compte">' + echapper(compte) + '</p>'
+    + (items.length ? '<ol class="resultats">' + items.join('') + '</ol>' : '');
+}
+
+function tablePieces(fichiers) {
+  if (!Array.isArray(fichiers) || !fichiers.length) return '';
+  var lignes = fichiers.map(function (f) {
+    return '<tr><th scope="row">' + echapper(f.filename) + '</th><td>' + echapper(typePiece(f.doc_type)) + '</td><td>'
+      + (f.lot === null || f.lot === undefined ? '' : echapper(f.lot)) + '</td><td>' + echapper(f.parties ? pluriel(f.parties, 'page') : 'sans texte')
+      + '</td><td>' + echapper(taille(f.taille)) + '</td></tr>';
+  });
+  return '<table class="pieces"><caption>' + pluriel(fichiers.length, 'pièce') + '</caption>'
+    + '<thead><tr><th scope="col">Pièce</th><th scope="col">Nature</th><th scope="col">Lot</th><th scope="col">Lecture</th><th scope="col">Taille</th></tr></thead>'
+    + '<tbody>' + lignes.join('') + '</tbody></table>';
+}
+
+function lectureDce(d) {
+  var paragraphes = String(d.texte || '').split(/\n{2,}/).filter(function (p) { return p.trim(); });
+  var reperes = [repere(typePiece(d.doc_type), 'activite'), repere('Page ' + d.page + ' sur ' + d.pages_total, 'date')];
+  return '<h1>' + echapper(d.filename) + '</h1>'
+    + (d.titre ? '<p class="sous-titre">' + echapper(d.titre) + '</p>' : '')
+    + '<ul class="reperes" aria-label="Repères">' + reperes.join('') + '</ul>'
+    + '<section class="page-lecture" aria-label="Texte de la page">'
+    + (paragraphes.length ? paragraphes.map(function (p) { return '<p>' + echapper(p) + '</p>'; }).join('') : '<p class="compte">Page sans texte.</p>')
+    + '</section>'
+    + (d.page < d.pages_total ? '<p class="compte">Page suivante : ' + (d.page + 1) + '.</p>' : '');
+}
+
+function lienSur(url) {
+  return /^https?:\/\//i.test(String(url || '')) ? String(url) : '';
+}
+
+function telechargementDce(d) {
+  var url = lienSur(d.download_url);
+  var minutes = Math.max(1, Math.round((Number(d.expires_in) || 0) / 60));
+  return '<h1>Téléchargement</h1>'
+    + (d.titre ? '<p class="sous-titre">' + echapper(d.titre) + '</p>' : '')
+    + '<p>' + echapper(d.filename) + (typeof d.count === 'number' ? ' (' + pluriel(d.count, 'pièce') + ')' : '') + '</p>'
+    + (url ? '<p><a class="lien" id="lien-telechargement" href="' + echapper(url) + '" target="_blank" rel="noopener noreferrer">Télécharger ' + echapper(d.filename) + '</a></p>' : '')
+    + '<p class="compte">Lien personnel, valable ' + pluriel(minutes, 'minute') + ' : ne pas le partager.</p>'
+    + tablePieces(d.fichiers);
+}
+
+/** A dce.read or dce.download answer, by its action. */
+function rendreDce(d) {
+  if (d.action === 'recherche_dce' || d.action === 'localisation_dce') return extraitsDce(d);
+  if (d.action === 'lecture_dce') return lectureDce(d);
+  if (d.action === 'telechargement_dce') return telechargementDce(d);
+  return '<h1>Dossier de consultation</h1>' + (d.titre ? '<p class="sous-titre">' + echapper(d.titre) + '</p>' : '')
+    + (d.hint ? '<p class="compte">' + echapper(d.hint) + '</p>' : '') + tablePieces(d.fichiers);
+}
+
 /** A tool result ({structuredContent, content, isError}) or the bare structured data. */
 function rendreCarte(entree) {
   var resultatOutil = entree && typeof entree === 'object' && ('structuredContent' in entree || Array.isArray(entree.content) || 'isError' in entree);
@@ -74,6 +169,7 @@ function rendreCarte(entree) {
   if (resultatOutil && entree.isError) {
     return '<h1>Recherche refusée</h1><p class="erreur" role="alert">' + echapper(texteDe(entree) || 'Le service a refusé la recherche.') + '</p>';
   }
+  if (donnees && typeof donnees.action === 'string' && /_dce$/.test(donnees.action)) return rendreDce(donnees);
   var liste = donnees && Array.isArray(donnees.results) ? donnees.results : null;
   if (!liste) {
     var texte = resultatOutil ? texteDe(entree) : '';
@@ -115,6 +211,20 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') (function 
     racine.innerHTML = rendreCarte(entree);
     racine.setAttribute('aria-busy', 'false');
   }
+  var demandes = 0;
+  // A link leaves the sandboxed frame through the host: MCP Apps ui/open-link, or the OpenAI alias.
+  document.addEventListener('click', function (ev) {
+    var lien = ev.target && ev.target.closest ? ev.target.closest('a.lien') : null;
+    if (!lien) return;
+    var url = lien.getAttribute('href');
+    if (window.openai && typeof window.openai.openExternal === 'function') {
+      ev.preventDefault();
+      window.openai.openExternal({ href: url });
+    } else if (hote) {
+      ev.preventDefault();
+      envoyer({ jsonrpc: '2.0', id: 'carte-lien-' + (++demandes), method: 'ui/open-link', params: { url: url } });
+    }
+  });
   function appliquerContexte(contexte) {
     if (!contexte || typeof contexte !== 'object') return;
     if (contexte.theme === 'light' || contexte.theme === 'dark') document.documentElement.setAttribute('data-theme', contexte.theme);
@@ -228,6 +338,16 @@ h1 { font-size: 1.2rem; margin: 0 0 4px; }
 .ident { margin: 8px 0 0; font-size: 0.75rem; color: var(--texte-doux); }
 .erreur { padding: 10px 12px; border-radius: var(--rayon); background: var(--ambre-fond); color: var(--ambre-texte); }
 .texte { white-space: pre-wrap; font-size: 0.85rem; }
+.sous-titre { margin: 0 0 8px; color: var(--texte-doux); overflow-wrap: anywhere; }
+.extrait { font-style: italic; }
+.page-lecture { margin-top: 12px; background: var(--fond-carte); border: 1px solid var(--bord); border-radius: var(--rayon); padding: 4px 14px; }
+.page-lecture p { margin: 10px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.pieces { width: 100%; border-collapse: collapse; margin-top: 12px; font-size: 0.85rem; }
+.pieces caption { text-align: left; color: var(--texte-doux); padding-bottom: 4px; }
+.pieces th, .pieces td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--bord); overflow-wrap: anywhere; }
+.pieces thead th { font-weight: 600; }
+.pieces tbody th { font-weight: 400; }
+.lien { display: inline-block; padding: 8px 14px; border-radius: var(--rayon); background: var(--bleu-fond); color: var(--bleu-texte); font-weight: 600; text-decoration: none; }
 .attente { color: var(--texte-doux); }
 @media (prefers-color-scheme: dark) {
   :root:not([data-theme="light"]) {

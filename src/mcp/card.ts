@@ -12,15 +12,14 @@ export const CARD_MIME_TYPE = 'text/html;profile=mcp-app';
 export const CARD_CSP = { connectDomains: [] as string[], resourceDomains: [] as string[] };
 
 /**
- * The addresses that announce the card: the spec promises it on `/api/mcp/connectors` and
- * `/api/mcp/assistant` only. `/api/mcp` (the full registry, for scripts and automation)
- * keeps plain tools and an empty resources/list, so a card URI read there is unknown too.
- * The transport is stateless (no session keeps the client's `initialize`), so the card is
- * announced to every client of these addresses: a host without MCP Apps ignores `_meta`
- * and shows `content`.
+ * The spec promises the card on `/api/mcp/connectors` (its four tools) and on
+ * `/api/mcp/assistant` (company and market searches): the catalogue's `card` lists, per
+ * tool, the addresses that announce it. `/api/mcp` (the full registry, for scripts and
+ * automation) keeps plain tools and an empty resources/list, so a card URI read there is
+ * unknown too. The transport is stateless (no session keeps the client's `initialize`), so
+ * the card is announced to every client of these addresses: a host without MCP Apps ignores
+ * `_meta` and shows `content`.
  */
-export const CARD_PROFILES: ReadonlySet<ProfileName> = new Set<ProfileName>(['connectors', 'assistant']);
-
 export interface CardKind {
   uri: string;
   name: string;
@@ -30,15 +29,17 @@ export interface CardKind {
 }
 
 /**
- * One card kind today: a list of search results. Every card tool answers the same shape
- * (`results[]` of `{id, titre, resume, fields}`, `next_cursor`, `total_estimated`); the card
- * picks the badges of each record from its fields (company or notice).
+ * One card kind: the answer of a card tool. Search tools answer `results[]` of `{id, titre,
+ * resume, fields}` (the card picks each record's badges from its fields); the consultation
+ * file tools answer by `action` (search and location excerpts, a reading page, the table of
+ * contents, a download link), and the card lays out each.
  */
 export const RESULTS_CARD: CardKind = {
   uri: 'ui://cartes/resultats.html',
   name: 'carte-resultats',
   title: 'Carte de résultats',
-  description: "Liste des résultats d'une recherche d'entreprises ou d'avis de marchés : titre, résumé et repères (activité, lieu, RGE ; acheteur, départements, date limite).",
+  description:
+    "Présente la réponse d'un outil de recherche (titre, résumé et repères : activité, lieu, RGE ; acheteur, départements, date limite) ou d'un dossier de consultation (extraits, page de lecture, sommaire des pièces, lien de téléchargement).",
   html: cardDocument(),
 };
 
@@ -46,7 +47,7 @@ const CARD_KINDS: readonly CardKind[] = [RESULTS_CARD];
 
 /** The card a tool announces at this address, or null. */
 export function cardOf(tool: ToolEntry, profile: ProfileName): CardKind | null {
-  return tool.card && CARD_PROFILES.has(profile) ? RESULTS_CARD : null;
+  return tool.card.includes(profile) ? RESULTS_CARD : null;
 }
 
 /** `_meta` of a tool in tools/list: the MCP Apps link and its OpenAI alias, for a card tool on a card address. */

@@ -142,18 +142,82 @@ describe('results card renderer', () => {
   });
 });
 
+describe('results card renderer: consultation files', () => {
+  const render = renderer();
+  const piece = (overrides: Record<string, unknown> = {}) => ({ filename: 'Lot 1/CCTP.pdf', doc_type: 'cctp', lot: 1, pages_estimees: 3, parties: 2, taille: 1_572_864, content_type: 'application/pdf', ...overrides });
+  const hit = (overrides: Record<string, unknown> = {}) => ({ acheteur: 'Commune de Quimper', doc_type: 'cctp', lieu: '29', titre: 'Réfection de la toiture', extrait: '… couverture en ardoise naturelle …', filename: 'CCTP.pdf', marche_id: 'm-1', page: 2, ...overrides });
+
+  it('search: excerpts with buyer, department, kind of piece and reading page, all escaped', () => {
+    const out = render({ ok: true, action: 'recherche_dce', query: 'ardoise', count: 2, results: [hit(), hit({ titre: '<img src=x>', extrait: '<b>x</b>' })], next_cursor: 'c', total_estimated: 9 });
+    expect(out).to.include('<h1>Dossiers de consultation</h1>');
+    expect(out).to.include('2 passages citant « ardoise » sur environ 9.');
+    expect(out).to.include('D’autres résultats suivent');
+    expect(out).to.include('<h2 id="titre-0">Réfection de la toiture</h2>');
+    expect(out).to.include('Acheteur : Commune de Quimper');
+    expect(out).to.include('<li class="repere repere-lieu">Département 29</li>');
+    expect(out).to.include('<li class="repere repere-activite">CCTP</li>');
+    expect(out).to.include('Page de lecture 2');
+    expect(out).to.not.include('<img');
+    expect(out).to.include('&lt;b&gt;x&lt;/b&gt;');
+  });
+
+  it('location: the pages of one file that cite the terms, titled by piece', () => {
+    const out = render({ ok: true, action: 'localisation_dce', marche_id: 'm-1', titre: 'Réfection', query: 'ardoise', count: 1, results: [hit({ acheteur: null, lieu: null })] });
+    expect(out).to.include('<h1>Dans le dossier de consultation</h1>');
+    expect(out).to.include('1 page citant « ardoise ».');
+    expect(out).to.include('<h2 id="titre-0">CCTP.pdf</h2>');
+    expect(out).to.not.include('Acheteur');
+  });
+
+  it('reading page: the piece, its kind, page n of N, the text in paragraphs, escaped', () => {
+    const out = render({ ok: true, action: 'lecture_dce', marche_id: 'm-1', titre: 'Réfection', filename: 'RC.pdf', doc_type: 'rc', page: 1, pages_total: 3, texte: 'Article 1\n\nLes offres <avant> le 12.', fichiers: [piece()] });
+    expect(out).to.include('<h1>RC.pdf</h1>');
+    expect(out).to.include('Règlement de la consultation');
+    expect(out).to.include('Page 1 sur 3');
+    expect(out).to.include('<p>Article 1</p><p>Les offres &lt;avant&gt; le 12.</p>');
+    expect(out).to.include('Page suivante : 2.');
+    expect(render({ ok: true, action: 'lecture_dce', filename: 'RC.pdf', doc_type: 'rc', page: 3, pages_total: 3, texte: 'fin' })).to.not.include('Page suivante');
+  });
+
+  it('table of contents: one row per piece with kind, lot, reading pages and size', () => {
+    const out = render({ ok: true, action: 'sommaire_dce', marche_id: 'm-1', titre: 'Réfection', fichiers: [piece(), piece({ filename: 'plan.dwg', doc_type: 'plan', lot: null, parties: 0, taille: 800 })], hint: 'Lire une pièce.' });
+    expect(out).to.include('<h1>Dossier de consultation</h1>');
+    expect(out).to.include('<caption>2 pièces</caption>');
+    expect(out).to.include('<th scope="row">Lot 1/CCTP.pdf</th><td>CCTP</td><td>1</td><td>2 pages</td><td>1,5 Mo</td>');
+    expect(out).to.include('<th scope="row">plan.dwg</th><td>Plan</td><td></td><td>sans texte</td><td>800 o</td>');
+  });
+
+  it('download: an https link only, the expiry in minutes and a warning not to share it', () => {
+    const answer = { ok: true, action: 'telechargement_dce', marche_id: 'm-1', filename: 'dossier.zip', download_url: 'https://exemple.fr/dce/telechargement/abc', content_type: 'application/zip', expires_in: 600, count: 4 };
+    const out = render(answer);
+    expect(out).to.include('<a class="lien" id="lien-telechargement" href="https://exemple.fr/dce/telechargement/abc" target="_blank" rel="noopener noreferrer">Télécharger dossier.zip</a>');
+    expect(out).to.include('valable 10 minutes');
+    expect(out).to.include('dossier.zip (4 pièces)');
+    expect(render({ ...answer, download_url: 'javascript:alert(1)' })).to.not.include('<a ');
+    expect(render({ ...answer, download_url: 'https://x.fr/"onmouseover="y' })).to.include('href="https://x.fr/&quot;onmouseover=&quot;y"');
+  });
+});
+
 describe('results card announcement', () => {
-  const cardTools = catalogue.tools.filter((t) => t.card);
+  const cardTools = catalogue.tools.filter((t) => t.card.length > 0);
 
   it('the catalogue has card tools', () => {
     expect(cardTools.length).to.be.greaterThan(0);
+  });
+
+  it('on connectors, every tool carries the card (the spec: four read tools with a results card); on the assistant, the company and market searches do', () => {
+    const connectors = listed('connectors');
+    expect(connectors.map((t) => t.name).sort()).to.deep.equal(['annuaire_entreprises', 'marches_dce', 'marches_dce_lien_obtenir', 'marches_rechercher']);
+    for (const tool of connectors) expect(tool.card, tool.name).to.include('connectors');
+    const assistantCards = listed('assistant').filter((t) => t.card.includes('assistant')).map((t) => t.name);
+    expect(assistantCards).to.include.members(['annuaire_entreprises', 'annuaire_entreprises_rechercher', 'marches_rechercher']);
   });
 
   for (const profile of ['connectors', 'assistant'] as const) {
     it(`on ${profile}: a card tool links the card (MCP Apps and OpenAI alias), another tool does not`, () => {
       for (const tool of catalogue.tools) {
         const meta = toolCardMeta(tool, profile);
-        if (tool.card) expect(meta, tool.name).to.deep.equal({ ui: { resourceUri: RESULTS_CARD.uri, csp: CARD_CSP }, 'openai/outputTemplate': RESULTS_CARD.uri });
+        if (tool.card.includes(profile)) expect(meta, tool.name).to.deep.equal({ ui: { resourceUri: RESULTS_CARD.uri, csp: CARD_CSP }, 'openai/outputTemplate': RESULTS_CARD.uri });
         else expect(meta, tool.name).to.equal(undefined);
       }
     });
@@ -177,7 +241,7 @@ describe('results card announcement', () => {
   });
 
   it('an address without a card tool lists no card', () => {
-    const noCard = listed('assistant').filter((t) => !t.card);
+    const noCard = listed('assistant').filter((t) => !t.card.includes('assistant'));
     expect(listCardResources('assistant', noCard)).to.deep.equal([]);
     expect(readCardResource('assistant', noCard, RESULTS_CARD.uri)).to.equal(null);
   });

@@ -1,9 +1,10 @@
-// The results card is announced (MCP Apps _meta.ui and openai/outputTemplate) on exactly the card tools of the connectors and assistant addresses, served as a resource there only, and renders real company and notice results in a browser, delivered as a host delivers them.
+// The results card is announced (MCP Apps _meta.ui and openai/outputTemplate) on exactly the card tools of the connectors and assistant addresses, served as a resource there only, and renders real company, notice and consultation-file answers in a browser, delivered as a host delivers them.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { DEMO_DCE_SHOWCASE } from '../../../scripts/demo/dce.js';
 import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
 import type { ToolEntry } from '../../../src/contract/types.js';
 import { cardDocument } from '../../../src/mcp/card-template.js';
@@ -13,7 +14,7 @@ import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const catalogue = JSON.parse(readFileSync(new URL('../../../generated/tools.json', import.meta.url), 'utf8')) as { tools: ToolEntry[] };
-const isCardTool = (name: string): boolean => catalogue.tools.find((t) => t.name === name)?.card === true;
+const isCardTool = (name: string, path: string): boolean => catalogue.tools.find((t) => t.name === name)?.card.includes(path.split('/').pop() as ToolEntry['profiles'][number]) === true;
 
 const CARD_URI = 'ui://cartes/resultats.html';
 const CARD_MIME = 'text/html;profile=mcp-app';
@@ -96,11 +97,11 @@ describe('results card (MCP Apps UI resource)', function () {
     describe(path, () => {
       it('tools/list links the card on exactly the card tools: _meta.ui.resourceUri, _meta.ui.csp and openai/outputTemplate', async () => {
         const { tools } = await (await connect(path)).listTools();
-        const withCard = tools.filter((t) => isCardTool(t.name));
+        const withCard = tools.filter((t) => isCardTool(t.name, path));
         expect(withCard.length, 'outils à carte annoncés').to.be.greaterThan(0);
         for (const tool of tools) {
           const meta = tool._meta as Record<string, any> | undefined;
-          if (isCardTool(tool.name)) {
+          if (isCardTool(tool.name, path)) {
             expect(meta?.ui?.resourceUri, tool.name).to.equal(CARD_URI);
             expect(meta?.ui?.csp, tool.name).to.deep.equal({ connectDomains: [], resourceDomains: [] });
             expect(meta?.['openai/outputTemplate'], tool.name).to.equal(CARD_URI);
@@ -143,7 +144,7 @@ describe('results card (MCP Apps UI resource)', function () {
   describe('/api/mcp', () => {
     it('announces no card: no tool has _meta.ui or openai/outputTemplate', async () => {
       const { tools } = await (await connect('/api/mcp')).listTools();
-      expect(tools.some((t) => isCardTool(t.name)), 'les outils à carte y sont listés').to.equal(true);
+      expect(tools.some((t) => isCardTool(t.name, '/api/mcp/connectors') || isCardTool(t.name, '/api/mcp/assistant')), 'les outils à carte y sont listés').to.equal(true);
       for (const tool of tools) {
         const meta = tool._meta as Record<string, unknown> | undefined;
         expect(meta?.ui, tool.name).to.equal(undefined);
@@ -276,6 +277,70 @@ describe('results card (MCP Apps UI resource)', function () {
         expect(requests.filter((u) => /^(https?|wss?):/.test(u)), 'requêtes réseau').to.deep.equal([]);
       } finally {
         await page.close();
+      }
+    });
+
+    it('renders the connectors’ consultation-file answers sent by an MCP Apps host: search, table of contents, reading page, and a download link opened through ui/open-link', async () => {
+      const client = await connect('/api/mcp/connectors');
+      const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError, `${name} ${JSON.stringify(result.content)}`).to.not.equal(true);
+        return result;
+      };
+      const show = async (args: Record<string, unknown>, result: CallToolResult): Promise<{ page: Page; view: FrameLocator; requests: string[]; errors: string[] }> => {
+        const opened = await newPage();
+        await opened.page.setContent(HOST_PAGE);
+        await opened.page.evaluate(([h, a, r]) => (window as any).demarrer(h, a, r), [html, args, result] as const);
+        const view = opened.page.frameLocator('#vue');
+        await view.locator('main#carte[aria-busy="false"]').waitFor();
+        return { ...opened, view };
+      };
+      const pages: Page[] = [];
+      try {
+        const searchArgs = { query: 'ardoise' };
+        const search = await call('marches_dce', searchArgs);
+        const hits = (search.structuredContent as { results: { titre: string | null; filename: string }[] }).results;
+        expect(hits.length, 'dossiers de démonstration citant « ardoise »').to.be.greaterThan(0);
+        const shownSearch = await show(searchArgs, search);
+        pages.push(shownSearch.page);
+        expect(await shownSearch.view.getByRole('heading', { level: 1 }).textContent()).to.equal('Dossiers de consultation');
+        expect(await shownSearch.view.locator('ol.resultats > li').count()).to.equal(hits.length);
+
+        const tocArgs = { marche_id: DEMO_DCE_SHOWCASE, type: 'sommaire' };
+        const toc = await call('marches_dce', tocArgs);
+        const pieces = (toc.structuredContent as { fichiers: { filename: string }[] }).fichiers;
+        const shownToc = await show(tocArgs, toc);
+        pages.push(shownToc.page);
+        expect(await shownToc.view.locator('table.pieces tbody tr').count()).to.equal(pieces.length);
+        expect(await shownToc.view.locator('table.pieces tbody th').allTextContents()).to.deep.equal(pieces.map((p) => p.filename));
+
+        const readArgs = { marche_id: DEMO_DCE_SHOWCASE, type: 'rc' };
+        const reading = await call('marches_dce', readArgs);
+        const page = reading.structuredContent as { filename: string; texte: string; page: number; pages_total: number };
+        const shownReading = await show(readArgs, reading);
+        pages.push(shownReading.page);
+        expect(await shownReading.view.getByRole('heading', { level: 1 }).textContent()).to.equal(page.filename);
+        expect(await shownReading.view.locator('.page-lecture').textContent()).to.include('RÈGLEMENT DE LA CONSULTATION');
+        expect(await shownReading.view.locator('.reperes').textContent()).to.include(`Page ${page.page} sur ${page.pages_total}`);
+        await expectRendered(shownReading.page, 'carte-dce-lecture', [shownReading.view.locator('.page-lecture')]);
+
+        const linkArgs = { marche_id: DEMO_DCE_SHOWCASE };
+        const link = await call('marches_dce_lien_obtenir', linkArgs);
+        const url = (link.structuredContent as { download_url: string }).download_url;
+        const shownLink = await show(linkArgs, link);
+        pages.push(shownLink.page);
+        const anchor = shownLink.view.locator('a#lien-telechargement');
+        expect(await anchor.getAttribute('href')).to.equal(url);
+        await anchor.click();
+        await shownLink.page.waitForFunction(() => (window as any).recus.some((m: { method?: string }) => m.method === 'ui/open-link'));
+        const received = (await shownLink.page.evaluate(() => (window as any).recus)) as { method?: string; params?: { url?: string } }[];
+        expect(received.find((m) => m.method === 'ui/open-link')?.params).to.deep.equal({ url });
+        for (const shown of [shownSearch, shownToc, shownReading, shownLink]) {
+          expect(shown.errors, 'erreurs de script').to.deep.equal([]);
+          expect(shown.requests.filter((u) => /^(https?|wss?):/.test(u)), 'requêtes réseau (le lien passe par l’hôte)').to.deep.equal([]);
+        }
+      } finally {
+        for (const p of pages) await p.close();
       }
     });
 

@@ -150,6 +150,16 @@ const cases: Case[] = [
     want: ['outil moi_bis : same_as doit nommer un outil actif aux mêmes opérations', "outil moi_bis : l'opération me annonce x-mcp-tool moi"],
   },
 
+  {
+    name: 'a results card named by address is on card addresses that serve the tool',
+    given: contract((c) => Object.assign(toolNamed(c, 'moi'), { profiles: ['full', 'connectors'], card: ['full', 'connectors', 'assistant'] })),
+    want: [
+      "outil moi : card nomme full, qui n'est pas une adresse à carte (connectors, assistant) servant l'outil",
+      "outil moi : card nomme assistant, qui n'est pas une adresse à carte (connectors, assistant) servant l'outil",
+    ],
+  },
+  { name: 'a results card on one of its card addresses is fine', given: contract((c) => Object.assign(toolNamed(c, 'moi'), { profiles: ['full', 'connectors'], card: ['connectors'] })), want: [] },
+
   // The OpenAPI document.
   { name: 'openapi must be 3.1.0', given: contract((c) => (c.doc.openapi = '3.0.3')), want: ['openapi doit valoir 3.1.0 (trouvé 3.0.3)'] },
   {

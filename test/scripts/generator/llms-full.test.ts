@@ -33,7 +33,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     scope: 'mcp:read',
     effect: 'read',
     paidOnly: false,
-    card: false,
+    card: [],
     inputSchema: null,
     outputSchema: null,
     recipes: [],

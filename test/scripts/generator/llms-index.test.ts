@@ -16,7 +16,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     scope: 'mcp:read',
     effect: 'read',
     paidOnly: false,
-    card: false,
+    card: [],
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
     recipes: [],

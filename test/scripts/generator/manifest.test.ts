@@ -24,7 +24,7 @@ function tool(name: string, status: ToolStatus): ToolEntry {
     scope: 'mcp:read',
     effect: 'read',
     paidOnly: false,
-    card: false,
+    card: [],
     inputSchema: null,
     outputSchema: null,
     recipes: [],

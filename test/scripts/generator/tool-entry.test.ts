@@ -1,7 +1,7 @@
 // toolEntry gives each catalogue entry the schemas of the operation it runs; a historic name takes those of the tool it stands for, a tool in preparation has none.
 import { expect } from 'chai';
 import type { ToolSource } from '../../../scripts/generator/contract-source.js';
-import { toolEntry } from '../../../scripts/generator/tool-entry.js';
+import { cardAddresses, toolEntry } from '../../../scripts/generator/tool-entry.js';
 import type { OperationEntry, ToolEntry } from '../../../src/contract/types.js';
 
 interface Case {
@@ -68,7 +68,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: false,
-      card: true,
+      card: ['connectors'],
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [recipe],
@@ -93,7 +93,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: true,
-      card: false,
+      card: [],
       inputSchema: schemaOf('notes.exporter', 'in'),
       outputSchema: schemaOf('notes.exporter', 'out'),
       recipes: [],
@@ -114,7 +114,7 @@ const cases: Case[] = [
       scope: 'mcp:write',
       effect: 'write',
       paidOnly: false,
-      card: false,
+      card: [],
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [],
@@ -135,7 +135,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: true,
-      card: false,
+      card: [],
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [],
@@ -160,7 +160,7 @@ const cases: Case[] = [
       scope: 'mcp:write',
       effect: 'write',
       paidOnly: false,
-      card: false,
+      card: [],
       inputSchema: schemaOf('notes.ecrire', 'in'),
       outputSchema: schemaOf('notes.ecrire', 'out'),
       recipes: [],
@@ -185,7 +185,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: false,
-      card: true,
+      card: ['connectors'],
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [recipe],
@@ -210,7 +210,7 @@ const cases: Case[] = [
       scope: 'mcp:write',
       effect: 'write',
       paidOnly: true,
-      card: false,
+      card: [],
       inputSchema: schemaOf('notes.ecrire', 'in'),
       outputSchema: schemaOf('notes.ecrire', 'out'),
       recipes: [],
@@ -235,7 +235,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: false,
-      card: false,
+      card: [],
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -256,7 +256,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: false,
-      card: true,
+      card: [],
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -277,7 +277,7 @@ const cases: Case[] = [
       scope: 'mcp:read',
       effect: 'read',
       paidOnly: false,
-      card: false,
+      card: [],
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -292,4 +292,16 @@ describe('toolEntry', () => {
       expect(toolEntry(c.given.tool, c.given.tools, operations)).to.deep.equal(c.want);
     });
   }
+});
+
+describe('cardAddresses', () => {
+  const cases: { name: string; given: [ToolSource['card'], ToolEntry['profiles']]; want: ToolEntry['profiles'] }[] = [
+    { name: 'no card', given: [undefined, ['connectors', 'assistant']], want: [] },
+    { name: 'false', given: [false, ['connectors', 'assistant']], want: [] },
+    { name: 'true: every card address serving the tool', given: [true, ['full', 'assistant', 'connectors']], want: ['connectors', 'assistant'] },
+    { name: 'true on the full address only: none', given: [true, ['full']], want: [] },
+    { name: 'named addresses, kept in the catalogue order', given: [['connectors'], ['full', 'connectors', 'assistant']], want: ['connectors'] },
+    { name: 'a named address not serving the tool is left out', given: [['assistant'], ['connectors']], want: [] },
+  ];
+  for (const c of cases) it(c.name, () => expect(cardAddresses(...c.given)).to.deep.equal(c.want));
 });
