@@ -3,11 +3,13 @@
 // provide and the qualifications asked), the CCAP (PDF, or ODT for one in five), a CCTP (DOCX)
 // and a DPGF (XLSX) per lot, one lot per folder when the works are split in lots (and one
 // lot as a zip inside the zip for one file in ten), and for one file in seven a scanned
-// plan page without text. `index.json` lists the files (`dce-NNNN.zip`) and the notice each belongs to.
+// plan page without text. `dce.json`, the manifest of `npm run import -- dce <folder>`, lists the
+// files (`dce-NNNN.zip`) and the notice each belongs to.
 // Plus one showcase file, on the platform id DEMO_DCE_SHOWCASE, for the recipes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Tender } from './boamp.js';
+import { MANIFEST_NAME } from '../../src/domains/dce/manifest.js';
 import { rngFor, type Rng } from './prng.js';
 import { docxDocument, odtDocument, pdfDocument, xlsxDocument, zipOf, type PdfPage } from './documents.js';
 
@@ -144,6 +146,7 @@ export async function writeDce(ctx: { seed: number }, count: number, tenders: re
     const t = tenders[k] as Tender;
     files.push({ target: t.idweb, name: nameOf(i + 1), bytes: await write(nameOf(i + 1), await dceZip(rngFor(ctx.seed, 'dce', i), t, i)) });
   }
-  await write(`${folder}/index.json`, Buffer.from(`${JSON.stringify(files, null, 2)}\n`));
+  const manifest = { dossiers: files.map((f) => ({ cible: f.target, fichiers: [f.name.slice(folder.length + 1)] })) };
+  await write(`${folder}/${MANIFEST_NAME}`, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return { files, bytes };
 }

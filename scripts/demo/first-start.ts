@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import type { Database } from '../../src/platform/db/database.js';
 import { importFile } from '../../src/import/run.js';
 import { IMPORTERS } from '../../src/domains/importers.js';
-import { writeDemoData } from './index.js';
-import { importDce, parseTarget } from '../../src/domains/dce/ingest.js';
+import { DEMO_FILES, writeDemoData } from './index.js';
+import { importDce } from '../../src/domains/dce/ingest.js';
+import { readManifest } from '../../src/domains/dce/manifest.js';
 import { Extractor } from '../../src/platform/extract/extractor.js';
 import type { ObjectStore } from '../../src/platform/files/object-store.js';
 
@@ -31,8 +32,9 @@ export async function importDemoDataIfEmpty(db: Database, log: (line: string) =>
     // Consultation files: their pieces' text extracted in the extraction thread.
     const extractor = new Extractor();
     try {
-      const dce = written.files.filter((f) => f.source === 'dce');
-      for (const file of dce) await importDce({ db, store, extractor, now: () => new Date() }, parseTarget(file.target as string), [file.path]);
+      // The folder's manifest says which notice each file belongs to, as for `npm run import -- dce <folder>`.
+      const dce = await readManifest(join(dir, DEMO_FILES.dce));
+      for (const file of dce) await importDce({ db, store, extractor, now: () => new Date() }, file.target, file.inputs);
       log(`Données de démonstration dce : ${dce.length} dossiers de consultation importés.`);
     } finally {
       await extractor.close();

@@ -92,7 +92,7 @@ export const DEMO_FILES = {
   bodaccJson: 'bodacc/annonces-commerciales.json',
   bodaccJsonl: 'bodacc/annonces-commerciales.jsonl',
   deliberations: 'mairie/deliberations.jsonl',
-  /** A folder: one zip per consultation file and index.json. */
+  /** A folder: one zip per consultation file and their manifest, dce.json. */
   dce: 'dce',
   publications: 'reseaux-sociaux/publications.jsonl',
   contacts: 'contacts/contacts.jsonl',

@@ -11,8 +11,7 @@ export type AlertSourceCode = components['schemas']['AlertSourceCode'];
 /** Each source's records; null for a source the service does not hold yet. */
 const VOLUMES: Record<AlertSourceCode, ((db: Database) => Promise<TableVolume>) | null> = {
   marche: (db) => tableVolume(db, 'notices'),
-  // Consultation files: issue 14.
-  dce: null,
+  dce: (db) => tableVolume(db, 'dce_files'),
   attribution: (db) => tableVolume(db, 'awards'),
   permis: (db) => tableVolume(db, 'permits'),
   reseaux_sociaux: (db) => tableVolume(db, 'publications'),

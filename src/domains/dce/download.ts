@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Database } from '../../platform/db/database.js';
-import type { ObjectStore } from '../../platform/files/object-store.js';
+import { ObjectMissingError, type ObjectStore } from '../../platform/files/object-store.js';
 import { verifyLink } from './links.js';
 import { piecesOf } from './store.js';
 
@@ -27,6 +27,12 @@ function disposition(filename: string): string {
 
 const refusal = (status: number, title: string, message: string): DownloadAnswer => ({ status, headers: PRIVATE, body: { title, message } });
 
+/** The store lost the object (410), or could not be reached (503, try again in a moment): said before any byte is sent. */
+function storeRefusal(err: unknown): DownloadAnswer {
+  if (err instanceof ObjectMissingError) return refusal(410, 'Pièce indisponible', 'Une pièce de ce dossier n’est plus dans le stockage du service : demander un nouveau lien plus tard.');
+  return { ...refusal(503, 'Stockage momentanément indisponible', 'Le stockage des dossiers ne répond pas : réessayer dans un moment.'), headers: { ...PRIVATE, 'Retry-After': '30' } };
+}
+
 export function dceDownloads(deps: { db: Database; store: ObjectStore; key: string; now: () => Date }) {
   return async (token: string, signedInAccount: string | null): Promise<DownloadAnswer> => {
     const link = verifyLink(deps.key, token, deps.now().getTime());
@@ -38,11 +44,20 @@ export function dceDownloads(deps: { db: Database; store: ObjectStore; key: stri
     if (link.piece !== null) {
       const piece = pieces.find((p) => p.position === link.piece);
       if (!piece) return refusal(410, 'Pièce indisponible', 'Cette pièce a été remplacée par une nouvelle version du dossier : demander un nouveau lien.');
-      return {
-        status: 200,
-        headers: { ...PRIVATE, 'Content-Type': piece.content_type, 'Content-Length': String(piece.size), 'Content-Disposition': disposition(piece.filename) },
-        body: await deps.store.open(piece.object_key),
-      };
+      let body: Readable;
+      try {
+        body = await deps.store.open(piece.object_key);
+      } catch (err) {
+        return storeRefusal(err);
+      }
+      return { status: 200, headers: { ...PRIVATE, 'Content-Type': piece.content_type, 'Content-Length': String(piece.size), 'Content-Disposition': disposition(piece.filename) }, body };
+    }
+    // Every piece checked before the archive starts: once bytes are sent, a missing one could only cut it short.
+    try {
+      const present = await Promise.all(pieces.map((p) => deps.store.has(p.object_key)));
+      if (present.includes(false)) return storeRefusal(new ObjectMissingError());
+    } catch (err) {
+      return storeRefusal(err);
     }
     const zip = new yazl.ZipFile();
     for (const p of pieces) {

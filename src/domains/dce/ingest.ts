@@ -31,6 +31,12 @@ export interface DceImportLimits extends ArchiveLimits {
 
 export const DCE_IMPORT_LIMITS: Readonly<DceImportLimits> = { ...ARCHIVE_LIMITS, maxFileBytes: 500 * 1024 * 1024, maxPieces: 500 };
 
+/** A file given to the import: an archive or a piece, and the name the piece keeps (its path in a folder given). */
+export interface DceInput {
+  path: string;
+  name: string;
+}
+
 /** Whom the file belongs to: a notice by its marche_id (must exist) or annonce_id (matched now or later), or nobody. */
 export type DceTarget = { marcheId: string } | { annonceId: string } | null;
 
@@ -61,7 +67,7 @@ export function parseTarget(given: string): DceTarget {
 }
 
 /** Stages every piece of the inputs: archives unpacked (one level of archive inside an archive), plain files as they are. */
-async function stagePieces(inputs: readonly string[], staging: string, limits: DceImportLimits): Promise<StagedPiece[]> {
+async function stagePieces(inputs: readonly DceInput[], staging: string, limits: DceImportLimits): Promise<StagedPiece[]> {
   const pieces: StagedPiece[] = [];
   const add = (piece: StagedPiece) => {
     if (pieces.some((p) => p.filename === piece.filename)) throw new DceImportError(`deux pièces portent le même nom : « ${piece.filename} »`);
@@ -92,15 +98,17 @@ async function stagePieces(inputs: readonly string[], staging: string, limits: D
   for (const input of inputs) {
     let size: number;
     try {
-      const info = await stat(input);
+      const info = await stat(input.path);
       if (!info.isFile()) throw new Error('not a file');
       size = info.size;
     } catch {
-      throw new DceImportError(`fichier introuvable ou illisible : ${basename(input)}`);
+      throw new DceImportError(`fichier introuvable ou illisible : ${input.name}`);
     }
-    if (size > limits.maxFileBytes) throw new DceImportError(`${basename(input)} : ${size} octets, plus que les ${limits.maxFileBytes} admis`);
-    if (/\.zip$/i.test(input)) await unpack(input, basename(input), '', 0);
-    else add({ filename: basename(input), ...(await stageStream(createReadStream(input), staging, limits.maxFileBytes)) });
+    if (size > limits.maxFileBytes) throw new DceImportError(`${input.name} : ${size} octets, plus que les ${limits.maxFileBytes} admis`);
+    // An archive in a folder given unpacks under the folder's path (« Lot 2/lot2.zip » → « Lot 2/… »).
+    const folder = input.name.includes('/') ? `${input.name.slice(0, input.name.lastIndexOf('/'))}/` : '';
+    if (/\.zip$/i.test(input.name)) await unpack(input.path, input.name, folder, 0);
+    else add({ filename: input.name, ...(await stageStream(createReadStream(input.path), staging, limits.maxFileBytes)) });
   }
   if (!pieces.length) throw new DceImportError('aucune pièce à importer (archive vide ?)');
   return pieces;
@@ -116,10 +124,11 @@ function contentSha(pieces: readonly StagedPiece[]): string {
 export async function importDce(
   deps: { db: Database; store: ObjectStore; extractor: Extractor; now: () => Date },
   target: DceTarget,
-  inputs: readonly string[],
+  given: readonly (string | DceInput)[],
   limits: DceImportLimits = DCE_IMPORT_LIMITS,
 ): Promise<DceImportReport> {
   const { db, store, extractor } = deps;
+  const inputs: DceInput[] = given.map((g) => (typeof g === 'string' ? { path: g, name: basename(g) } : g));
   let marcheId: string | null = null;
   let annonceId: string | null = null;
   if (target && 'marcheId' in target) {
@@ -146,7 +155,7 @@ export async function importDce(
       'version',
       'content_sha',
     )) as { id: string; version: number; content_sha: string } | undefined;
-    const label = inputs.map((i) => basename(i)).join(', ').slice(0, 300);
+    const label = inputs.map((i) => i.name).join(', ').slice(0, 300);
     const summary = async (id: string, outcome: DceImportReport['outcome'], version: number): Promise<DceImportReport> => {
       const rows = await db('dce_pieces').where('dce_id', id).orderBy('position').select('filename', 'doc_type', 'lot', 'reading_pages', 'scanned_pages');
       return {

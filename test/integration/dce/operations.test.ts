@@ -13,6 +13,7 @@ import { secret } from '../../../src/platform/db/secrets.js';
 import { Extractor } from '../../../src/platform/extract/extractor.js';
 import { docxDocument, pdfDocument, xlsxDocument, zipOf } from '../../../scripts/demo/documents.js';
 import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
+import { forgetSourceVolumes } from '../../../src/domains/source-volumes.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const BOAMP = fileURLToPath(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url));
@@ -239,5 +240,16 @@ describe('consultation files over HTTP', function () {
     expect(sixth.json.error.code).to.equal('quota_exceeded');
     expect(sixth.json.error.message).to.match(/^Quota de consultation atteint : 5 dossiers distincts/);
     expect((await svc.rest('dce.download', { marche_id: 'AUTRE-5' }, { token })).status).to.equal(429);
+  });
+
+  it('referentiel_sources counts the consultation files held, and the newest entry', async () => {
+    forgetSourceVolumes(svc.db);
+    const { status, json } = await svc.rest('referentiels.sources', {});
+    expect(status).to.equal(200);
+    const dce = json.items.find((s: { code: string }) => s.code === 'dce');
+    expect(dce.donnees.enregistrements).to.equal(Number((await svc.db('dce_files').count({ n: '*' }).first())?.n));
+    expect(dce.donnees.derniere_entree).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);
+    const alert = await svc.rest('alertes.create', { name: 'Dossiers', query: 'toiture', sources: ['dce'] });
+    expect(alert.json.warnings.filter((w: string) => /aucune donnée/.test(w))).to.deep.equal([]);
   });
 });
