@@ -14,6 +14,8 @@ import { Extractor } from '../../../src/platform/extract/extractor.js';
 import { docxDocument, pdfDocument, xlsxDocument, zipOf } from '../../../scripts/demo/documents.js';
 import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { forgetSourceVolumes } from '../../../src/domains/source-volumes.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const BOAMP = fileURLToPath(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url));
@@ -240,6 +242,20 @@ describe('consultation files over HTTP', function () {
     expect(sixth.json.error.code).to.equal('quota_exceeded');
     expect(sixth.json.error.message).to.match(/^Quota de consultation atteint : 5 dossiers distincts/);
     expect((await svc.rest('dce.download', { marche_id: 'AUTRE-5' }, { token })).status).to.equal(429);
+    // The same ceiling on the connectors address: a tool error carrying the service's code and the wait.
+    const client = await mcpClient(`${svc.url}/api/mcp/connectors`, token);
+    try {
+      for (const [name, args] of [['marches_dce', { marche_id: 'AUTRE-5', type: 'rc' }], ['marches_dce_lien_obtenir', { marche_id: 'AUTRE-5' }]] as const) {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError, name).to.equal(true);
+        expect((result.content[0] as { text: string }).text).to.equal(sixth.json.error.message);
+        const error = (result._meta as Record<string, { code: string; retry_after_seconds: number }>)['service/error'];
+        expect(error?.code, name).to.equal('quota_exceeded');
+        expect(error?.retry_after_seconds, name).to.be.within(1, 25 * 3600);
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it('referentiel_sources counts the consultation files held, and the newest entry', async () => {
