@@ -11,6 +11,7 @@ import { openObjectStore } from './platform/files/object-store.js';
 import { BearerAuthenticator } from './auth/bearer.js';
 import { createInteractionPages } from './auth/interactions.js';
 import { authorizationServerMetadata, protectedResourceMetadata, providerEndpoints } from './auth/metadata.js';
+import { metadataRoutes } from './auth/resources.js';
 import { createAuthServer } from './auth/provider.js';
 import { CallPath } from './call-path.js';
 import type { Config } from './config.js';
@@ -82,7 +83,10 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
 
   // Every address but the API's (MCP and REST below, with their own routing from the
   // contract). Exact paths: case and trailing slash count; a GET route answers HEAD too.
-  const routes = new Router({ sensitive: true, strict: true })
+  const routes = new Router({ sensitive: true, strict: true });
+  // RFC 9728: the canonical resource's metadata at the root and in path form, each restricted address's in path form.
+  for (const { path, address } of metadataRoutes()) routes.get(path, protectedResourceMetadata(auth, address));
+  routes
     .get('/healthz', healthCheck(control === db ? [db] : [db, control], logger))
     // The contract documents
     .get('/openapi.json', contractDocument('openapi.json'))
@@ -90,7 +94,6 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get('/llms-full.txt', contractDocument('llms-full.txt'))
     .get('/agents/manifest.json', contractDocument('manifest.json'))
     // OAuth: discovery, the authorize step's pages, then oidc-provider's own endpoints
-    .get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp'], protectedResourceMetadata(auth))
     .get('/.well-known/oauth-authorization-server', authorizationServerMetadata(auth))
     .get(new RegExp(`^${INTERACTION}$`), interactions.show)
     .post(new RegExp(`^${INTERACTION}\\/login$`), interactions.login)

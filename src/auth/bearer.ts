@@ -10,6 +10,7 @@ import { DpopProofStore } from './store/dpop-proofs.js';
 import { DPOP_ALGS, DPOP_PROOF_WINDOW_SECONDS, DpopProofError, verifyDpopProof } from './dpop.js';
 import { InsufficientScopeError, UnauthenticatedError, type ServiceError } from '../errors.js';
 import type { AuthServer } from './provider.js';
+import { allResources, audienceAllows, canonicalResource, challengeScopes, metadataUrlOf, type Address } from './resources.js';
 
 /** How often a grant's "last use" is written at most (not on every call). */
 const USAGE_WRITE_INTERVAL_MS = 60_000;
@@ -26,6 +27,8 @@ interface Identity {
   grantId: string | null;
   /** The thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`); null for a bearer token. */
   jkt: string | null;
+  /** The resources it was issued for (RFC 8707 `aud`). */
+  audience: readonly unknown[];
 }
 
 /** What the transport passes of the request for a DPoP proof: its method, its path, its `DPoP` header. */
@@ -44,6 +47,20 @@ export class DpopRefusal extends UnauthenticatedError {
   constructor(
     message: string,
     readonly challengeError: 'invalid_token' | 'invalid_dpop_proof',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A 401 for a token that was presented (RFC 6750 §3.1): `invalid_token` when it is unknown,
+ * expired, revoked or issued for another address; `invalid_request` for a malformed header.
+ * A request without any token gets the challenge without an error code.
+ */
+export class TokenRefusal extends UnauthenticatedError {
+  constructor(
+    message: string,
+    readonly challengeError: 'invalid_token' | 'invalid_request',
   ) {
     super(message);
   }
@@ -76,10 +93,15 @@ export class BearerAuthenticator {
   async authenticate(authorization: string | undefined, address: Caller['address'], request?: RequestProof): Promise<Caller> {
     if (!authorization) throw new UnauthenticatedError('Authentification requise : envoyer « Authorization: Bearer <jeton> » (jeton OAuth obtenu par le flux d’autorisation).');
     const match = /^(Bearer|DPoP) +([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization.trim());
-    if (!match?.[1] || !match[2]) throw new UnauthenticatedError('En-tête Authorization invalide : « Bearer <jeton> » ou « DPoP <jeton> » attendu.');
+    if (!match?.[1] || !match[2]) throw new TokenRefusal('En-tête Authorization invalide : « Bearer <jeton> » ou « DPoP <jeton> » attendu.', 'invalid_request');
     const dpopScheme = match[1].toLowerCase() === 'dpop';
     const token = match[2];
     const identity = await this.identify(token);
+    if (!audienceAllows(identity.audience, this.auth.issuer, address))
+      throw new TokenRefusal(
+        `Jeton émis pour une autre adresse (${identity.audience.filter((a) => typeof a === 'string').join(', ')}) : il ne vaut que là. Pour toutes les adresses, demander un jeton pour la ressource ${canonicalResource(this.auth.issuer)}.`,
+        'invalid_token',
+      );
     if (identity.jkt !== null) await this.checkProof(token, identity.jkt, dpopScheme, request);
     else if (dpopScheme) throw new DpopRefusal('Jeton non lié à une clé DPoP : l’envoyer avec le schéma Bearer.', 'invalid_token');
     if (identity.grantId) await this.noteUse(identity.grantId);
@@ -124,11 +146,12 @@ export class BearerAuthenticator {
 
   private async read(value: string): Promise<Identity> {
     const token = await this.auth.provider.AccessToken.find(value);
-    if (!token || token.isExpired) throw new UnauthenticatedError('Jeton invalide, expiré ou révoqué.');
+    if (!token || token.isExpired) throw new TokenRefusal('Jeton invalide, expiré ou révoqué.', 'invalid_token');
     const audience = ([] as unknown[]).concat(token.aud ?? []);
-    if (!audience.includes(this.auth.resource)) throw new UnauthenticatedError('Jeton émis pour une autre ressource que ce service.');
+    const resources = allResources(this.auth.issuer);
+    if (!audience.some((a) => resources.includes(a as string))) throw new TokenRefusal('Jeton émis pour une autre ressource que ce service.', 'invalid_token');
     const account = token.accountId ? await loadAccount(this.db, token.accountId) : undefined;
-    if (!account) throw new UnauthenticatedError('Jeton invalide : le compte n’existe plus.');
+    if (!account) throw new TokenRefusal('Jeton invalide : le compte n’existe plus.', 'invalid_token');
     return {
       exp: token.exp as number,
       account,
@@ -136,6 +159,7 @@ export class BearerAuthenticator {
       clientId: token.clientId as string,
       grantId: (token.grantId as string | undefined) ?? null,
       jkt: typeof token.jkt === 'string' ? token.jkt : null,
+      audience,
     };
   }
 
@@ -151,15 +175,19 @@ export class BearerAuthenticator {
 }
 
 /**
- * The `WWW-Authenticate` challenge of a 401 or a scope refusal (RFC 6750, RFC 9728). A 401
- * offers both schemes (RFC 9449 §7.2), Bearer first as MCP clients read it; the DPoP
- * challenge names the accepted algorithms and, for a DPoP refusal, its error (§7.1).
+ * The `WWW-Authenticate` challenge of a 401 or a scope refusal (RFC 6750, RFC 9728), for the
+ * address the call came in: its metadata, the scopes it needs, and for a presented token
+ * the error (`invalid_token`, `invalid_request`). A 401 offers both schemes (RFC 9449 §7.2),
+ * Bearer first as MCP clients read it; the DPoP challenge names the accepted algorithms and,
+ * for a DPoP refusal, its error (§7.1).
  */
-export function bearerChallenge(err: ServiceError, publicUrl: string): string | null {
-  const metadata = `resource_metadata="${publicUrl}/.well-known/oauth-protected-resource"`;
+export function bearerChallenge(err: ServiceError, publicUrl: string, address: Address = 'full'): string | null {
+  const metadata = `resource_metadata="${metadataUrlOf(publicUrl, address)}"`;
+  const scope = `scope="${challengeScopes(address)}"`;
   if (err instanceof UnauthenticatedError) {
-    const error = err instanceof DpopRefusal ? `error="${err.challengeError}", ` : '';
-    return `Bearer realm="MCP", ${metadata}, DPoP realm="MCP", ${error}algs="${DPOP_ALGS.join(' ')}", ${metadata}`;
+    const bearerError = err instanceof TokenRefusal ? `error="${err.challengeError}", ` : '';
+    const dpopError = err instanceof DpopRefusal ? `error="${err.challengeError}", ` : '';
+    return `Bearer realm="MCP", ${bearerError}${scope}, ${metadata}, DPoP realm="MCP", ${dpopError}algs="${DPOP_ALGS.join(' ')}", ${metadata}`;
   }
   if (err instanceof InsufficientScopeError) return `Bearer realm="MCP", error="insufficient_scope", scope="${err.scope}", ${metadata}`;
   return null;

@@ -4,18 +4,26 @@ import type { Middleware } from 'koa';
 import type { AuthServer } from './provider.js';
 import { RESOURCE_SCOPES } from './provider.js';
 import { DPOP_ALGS } from './dpop.js';
+import { resourceOf, type Address } from './resources.js';
 
-/** RFC 9728 metadata of the resource (`{base_url}/api/mcp`), readable from any origin. */
-export function protectedResourceMetadata(auth: AuthServer): Middleware {
+/**
+ * RFC 9728 metadata of one resource, readable from any origin: the canonical one
+ * (`{base_url}/api/mcp`, at the root and in path form) or a restricted MCP address (in path
+ * form: `/.well-known/oauth-protected-resource/api/mcp/connectors`).
+ */
+export function protectedResourceMetadata(auth: AuthServer, address: Address): Middleware {
   const document = {
-    resource: auth.resource,
+    resource: resourceOf(auth.issuer, address),
     authorization_servers: [auth.issuer],
     scopes_supported: [...RESOURCE_SCOPES],
     bearer_methods_supported: ['header'],
     // RFC 9449 proofs are checked on every address (bearer.ts); bearer tokens stay accepted.
     dpop_signing_alg_values_supported: [...DPOP_ALGS],
     dpop_bound_access_tokens_required: false,
-    resource_name: 'Données marchés publics et bâtiment (MCP et REST)',
+    resource_name:
+      address === 'full' || address === 'rest'
+        ? 'Données marchés publics et bâtiment (MCP et REST)'
+        : `Données marchés publics et bâtiment (MCP, adresse ${address === 'connectors' ? 'connecteurs' : 'assistant'})`,
     resource_documentation: `${auth.issuer}/docs/llms.txt`,
   };
   return async (ctx) => {

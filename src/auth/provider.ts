@@ -1,7 +1,8 @@
 // The OAuth 2.1 authorization server: oidc-provider with our Knex storage, open dynamic
 // registration (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the
-// one canonical resource, PKCE S256 always, opaque access tokens, rotated refresh tokens,
-// DPoP-bound tokens on request (RFC 9449; the resource side checks the proofs, bearer.ts).
+// canonical resource and each restricted MCP address (resources.ts), PKCE S256 always,
+// opaque access tokens, rotated refresh tokens, DPoP-bound tokens on request (RFC 9449; the
+// resource side checks the proofs, bearer.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { applyClientRules, clientMetadataRules } from './client-rules.js';
 import { DPOP_ALGS } from './dpop.js';
 import { secret } from '../platform/db/secrets.js';
 import { errorPage } from './pages.js';
+import { allResources, canonicalResource } from './resources.js';
 
 export const RESOURCE_SCOPES = ['mcp:read', 'mcp:write', 'mcp:public'] as const;
 /** Granted to a client that asks for no scope (the legacy connector scope). */
@@ -36,7 +38,8 @@ export interface AuthServer {
 
 export async function createAuthServer(db: Database, settings: AuthServerSettings): Promise<AuthServer> {
   const issuer = settings.publicUrl;
-  const resource = `${settings.publicUrl}/api/mcp`;
+  const resource = canonicalResource(settings.publicUrl);
+  const resources = allResources(settings.publicUrl);
   const cookieKey = await secret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
   const csrfKey = await secret(db, 'csrf-key', () => randomBytes(32).toString('base64url'));
   const signingJwk = JSON.parse(
@@ -76,9 +79,11 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
         enabled: true,
         defaultResource: async () => resource,
         useGrantedResource: async () => true,
+        // The canonical resource (every address and REST) or one restricted MCP address (that address only).
         getResourceServerInfo: async (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`ressource inconnue ; la seule ressource est ${resource}`);
-          return { scope: RESOURCE_SCOPES.join(' '), audience: resource, accessTokenTTL: settings.accessTokenTtlSeconds, accessTokenFormat: 'opaque' };
+          if (!resources.includes(indicator))
+            throw new errors.InvalidTarget(`ressource inconnue ; ressources de ce service : ${resources.join(', ')} (la première vaut pour toutes les adresses)`);
+          return { scope: RESOURCE_SCOPES.join(' '), audience: indicator, accessTokenTTL: settings.accessTokenTtlSeconds, accessTokenFormat: 'opaque' };
         },
       },
     },

@@ -57,9 +57,9 @@ interface HttpSide {
 }
 
 /** The headers a refusal carries: the bearer challenge, the delay before retrying. */
-function refusalHeaders(err: ServiceError, publicUrl: string): Record<string, string> {
+function refusalHeaders(err: ServiceError, publicUrl: string, profile: ProfileName): Record<string, string> {
   const headers: Record<string, string> = {};
-  const challenge = bearerChallenge(err, publicUrl);
+  const challenge = bearerChallenge(err, publicUrl, profile);
   if (challenge) headers['WWW-Authenticate'] = challenge;
   if (err.retryAfterSeconds !== null) headers['Retry-After'] = String(err.retryAfterSeconds);
   return headers;
@@ -143,7 +143,7 @@ async function callTool(deps: McpDeps, profile: ProfileName, caller: Caller, too
       code: known.mcp.code,
       message: known.message,
       data: { retry_after_seconds: known.retryAfterSeconds },
-      http: { status: known.mcp.httpStatus, headers: refusalHeaders(known, deps.publicUrl) },
+      http: { status: known.mcp.httpStatus, headers: refusalHeaders(known, deps.publicUrl, profile) },
     };
   }
 }
@@ -265,7 +265,7 @@ export function createMcpRouter(deps: McpDeps): Middleware {
       const known = asServiceError(err);
       const rendering = known.mcp.kind === 'protocol' ? known.mcp : { code: -32600, httpStatus: 400 };
       const status = rendering.httpStatus === 200 ? 503 : rendering.httpStatus;
-      return renderRpcError(ctx, { status, code: rendering.code, message: known.message, headers: refusalHeaders(known, deps.publicUrl) });
+      return renderRpcError(ctx, { status, code: rendering.code, message: known.message, headers: refusalHeaders(known, deps.publicUrl, profile) });
     }
     const verdict = checkEnvelope(body, profile, deps.contract);
     if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict);

@@ -18,7 +18,7 @@ export const REST_PREFIX = '/api/mcp/v1/';
 /** `allow`: the method of the operation asked for, named by a 405. */
 export function renderRestError(ctx: Context, err: ServiceError, publicUrl: string, allow = 'POST'): void {
   ctx.status = err.status;
-  const challenge = bearerChallenge(err, publicUrl);
+  const challenge = bearerChallenge(err, publicUrl, 'rest');
   if (challenge) ctx.set('WWW-Authenticate', challenge);
   if (err.retryAfterSeconds !== null) ctx.set('Retry-After', String(err.retryAfterSeconds));
   if (err.status === 405) ctx.set('Allow', allow);

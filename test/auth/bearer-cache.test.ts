@@ -22,6 +22,7 @@ describe('bearer tokens kept in memory', () => {
 
   /** oidc-provider's AccessToken.find, reduced to what the authenticator reads, over the real storage. */
   const auth = {
+    issuer: 'http://127.0.0.1:1',
     resource: RESOURCE,
     provider: {
       AccessToken: {

@@ -223,9 +223,10 @@ describe('DPoP proofs on the resource side', () => {
   it('the 401 challenge offers Bearer then DPoP with its algorithms, and names the DPoP error (RFC 9449 §7.1)', () => {
     const url = 'https://api.exemple.fr';
     const metadata = `resource_metadata="${url}/.well-known/oauth-protected-resource"`;
-    expect(bearerChallenge(new UnauthenticatedError('x'), url)).to.equal(`Bearer realm="MCP", ${metadata}, DPoP realm="MCP", algs="ES256 Ed25519 EdDSA", ${metadata}`);
+    const scope = 'scope="mcp:read mcp:write"';
+    expect(bearerChallenge(new UnauthenticatedError('x'), url)).to.equal(`Bearer realm="MCP", ${scope}, ${metadata}, DPoP realm="MCP", algs="ES256 Ed25519 EdDSA", ${metadata}`);
     expect(bearerChallenge(new DpopRefusal('x', 'invalid_dpop_proof'), url)).to.equal(
-      `Bearer realm="MCP", ${metadata}, DPoP realm="MCP", error="invalid_dpop_proof", algs="ES256 Ed25519 EdDSA", ${metadata}`,
+      `Bearer realm="MCP", ${scope}, ${metadata}, DPoP realm="MCP", error="invalid_dpop_proof", algs="ES256 Ed25519 EdDSA", ${metadata}`,
     );
     expect(bearerChallenge(new DpopRefusal('x', 'invalid_token'), url)).to.include('DPoP realm="MCP", error="invalid_token"');
   });

@@ -64,22 +64,30 @@ async function mcpPost(url: string, token: string | null, body: unknown): Promis
 
 const toolsCall = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } });
 
-function expectChallenge(headers: Headers, base: string): void {
+/** The 401 challenge: Bearer first, the address's metadata (path form for a restricted address), its scopes, and `invalid_token` when a token was presented. */
+function expectChallenge(headers: Headers, base: string, o: { path?: string; error?: string | null } = {}): void {
   const header = headers.get('www-authenticate') ?? '';
   expect(header).to.match(/^Bearer /);
   expect(header).to.include('realm="MCP"');
-  expect(header).to.include(`resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+  const restricted = o.path && o.path !== '/api/mcp' ? o.path : '';
+  expect(header).to.include(`resource_metadata="${base}/.well-known/oauth-protected-resource${restricted}"`);
+  expect(header).to.include(o.path === '/api/mcp/connectors' ? 'scope="mcp:read"' : 'scope="mcp:read mcp:write"');
+  const bearer = header.slice(0, header.indexOf('DPoP'));
+  if (o.error === undefined || o.error === null) expect(bearer).to.not.include('error=');
+  else expect(bearer).to.include(`error="${o.error}"`);
 }
 
 async function expectUnauthenticatedEverywhere(svc: TestService, token: string): Promise<void> {
   const rest = await svc.rest('me', undefined, { token });
   expect(rest.status, 'REST').to.equal(401);
   expect(rest.json.error.code).to.equal('unauthenticated');
-  expectChallenge(rest.headers, svc.url);
-  const mcp = await mcpPost(`${svc.url}/api/mcp`, token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-  expect(mcp.status, 'MCP').to.equal(401);
-  expect(mcp.json.error.code).to.equal(-32001);
-  expectChallenge(mcp.headers, svc.url);
+  expectChallenge(rest.headers, svc.url, { error: 'invalid_token' });
+  for (const { path } of MCP_ADDRESSES) {
+    const mcp = await mcpPost(`${svc.url}${path}`, token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(mcp.status, path).to.equal(401);
+    expect(mcp.json.error.code).to.equal(-32001);
+    expectChallenge(mcp.headers, svc.url, { path, error: 'invalid_token' });
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -284,7 +292,7 @@ describe('OAuth refusals', () => {
       for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer ${svc.token} en trop`]) {
         const res = await svc.rest('me', undefined, { token: null, init: { headers: { authorization } } });
         expect(res.status, authorization).to.equal(401);
-        expectChallenge(res.headers, svc.url);
+        expectChallenge(res.headers, svc.url, { error: 'invalid_request' });
       }
     });
 
@@ -293,7 +301,7 @@ describe('OAuth refusals', () => {
         const answer = await mcpPost(`${svc.url}${path}`, null, toolsCall('referentiel_sources'));
         expect(answer.status, path).to.equal(401);
         expect(answer.json.error.code).to.equal(-32001);
-        expectChallenge(answer.headers, svc.url);
+        expectChallenge(answer.headers, svc.url, { path, error: null });
       }
     });
   });
@@ -508,7 +516,7 @@ describe('OAuth refusals', () => {
       const header = answer.headers.get('www-authenticate') ?? '';
       expect(header).to.include('error="insufficient_scope"');
       expect(header).to.include('scope="mcp:read"');
-      expectChallenge(answer.headers, svc.url);
+      expect(header).to.include(`resource_metadata="${svc.url}/.well-known/oauth-protected-resource"`);
     });
 
     for (const { path } of MCP_ADDRESSES) {
@@ -520,7 +528,7 @@ describe('OAuth refusals', () => {
         const header = answer.headers.get('www-authenticate') ?? '';
         expect(header).to.include('error="insufficient_scope"');
         expect(header).to.include('scope="mcp:read"');
-        expectChallenge(answer.headers, svc.url);
+        expect(header).to.include(`resource_metadata="${svc.url}/.well-known/oauth-protected-resource${path === '/api/mcp' ? '' : path}"`);
       });
     }
 
