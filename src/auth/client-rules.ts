@@ -38,6 +38,12 @@ export const clientMetadataRules: NonNullable<Configuration['extraClientMetadata
 
 /** Overrides of oidc-provider's Client: the supported way to compare a secret it does not hold (`compareClientSecret` may be async). */
 export function applyClientRules(provider: Provider): void {
+  // oidc-provider decides whether to issue a secret before applying the client defaults: a
+  // registration without `token_endpoint_auth_method` became a public client (`none`) that
+  // also received a secret the token endpoint then refuses. The default is applied first.
+  const Client = provider.Client as unknown as { needsSecret: (metadata: Record<string, unknown>) => boolean };
+  const needsSecret = Client.needsSecret.bind(Client);
+  Client.needsSecret = (metadata) => needsSecret({ ...metadata, token_endpoint_auth_method: metadata.token_endpoint_auth_method ?? 'none' });
   const prototype = provider.Client.prototype;
   prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: unknown }, actual: string) {
     return clientSecretMatches(this.clientSecret, actual);

@@ -1,4 +1,4 @@
-// A confidential client's secret is stored only as a hash: registration gives it once in clear, no column of the table holds it, client_secret_basic and client_secret_post authenticate with it while a wrong secret or the stored hash itself is refused (invalid_client), client_secret_jwt is not offered, and the migration hashes the secrets stored before it.
+// A public client gets no secret (token_endpoint_auth_method left out means none); a confidential client's secret is stored only as a hash: registration gives it once in clear, no column of the table holds it, client_secret_basic and client_secret_post authenticate with it while a wrong secret or the stored hash itself is refused (invalid_client), client_secret_jwt is not offered, and the migration hashes the secrets stored before it.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import * as oauth from 'oauth4webapi';
@@ -85,6 +85,40 @@ describe('Client secrets at rest', () => {
   it('accepts the secret in the body too (client_secret_post)', async () => {
     expect((await revokeAs(svc.url, { client_id: clientId, client_secret: secret })).status).to.equal(200);
     expect((await revokeAs(svc.url, {}, basic(clientId, secret))).status).to.equal(200);
+  });
+
+  it('issues no secret to a public client, also when token_endpoint_auth_method is left out (it is then none), and that client exchanges its code as a public client (oauth4webapi)', async () => {
+    for (const metadata of [{}, { token_endpoint_auth_method: 'none' }]) {
+      const response = await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Client public', redirect_uris: [redirectUri], ...metadata }, insecure);
+      const registered = await oauth.processDynamicClientRegistrationResponse(response);
+      expect(registered.token_endpoint_auth_method, JSON.stringify(metadata)).to.equal('none');
+      expect(registered, JSON.stringify(metadata)).to.not.have.property('client_secret');
+      expect(registered, JSON.stringify(metadata)).to.not.have.property('client_secret_expires_at');
+      const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+      const verifier = oauth.generateRandomCodeVerifier();
+      const authorize = new URL(as.authorization_endpoint as string);
+      authorize.search = new URLSearchParams({
+        client_id: registered.client_id,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'mcp:read',
+        state: 'etat',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }).toString();
+      const back = await signInAndConsent(authorize.toString(), redirectUri, svc.account);
+      const params = oauth.validateAuthResponse(as, client, back, 'etat');
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure));
+      expect((await svc.rest('me', undefined, { token: tokens.access_token })).status).to.equal(200);
+    }
+  });
+
+  it('honours client_secret_post when asked at registration: a secret, used in the body', async () => {
+    const response = await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Client post', redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post' }, insecure);
+    const registered = await oauth.processDynamicClientRegistrationResponse(response);
+    expect(registered.token_endpoint_auth_method).to.equal('client_secret_post');
+    expect(registered.client_secret).to.be.a('string');
+    expect((await revokeAs(svc.url, { client_id: registered.client_id, client_secret: registered.client_secret as string })).status).to.equal(200);
   });
 
   it('refuses a wrong secret, and the stored hash used as the secret, with invalid_client', async () => {
