@@ -70,6 +70,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     publicUrl: config.publicUrl,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    clientMetadataTestTrust: config.clientMetadataTestTrust,
   });
   const authenticator = new BearerAuthenticator(auth, control, now);
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;

@@ -1,5 +1,6 @@
 // Configuration from the environment (DESIGN.md's table), read once at start.
 import { dirname, join } from 'node:path';
+import type { ClientMetadataTestTrust } from './auth/client-metadata-documents.js';
 
 export interface Config {
   port: number;
@@ -15,6 +16,8 @@ export interface Config {
   dceStoreUrl: string | undefined;
   /** The folder of the pieces by default: `dce-objects` beside the SQLite database, or under ./data. */
   dceStoreDir: string;
+  /** Tests only (never read from the environment): trust a local HTTPS server's certificate for client metadata documents. */
+  clientMetadataTestTrust?: ClientMetadataTestTrust;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }

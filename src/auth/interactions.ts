@@ -12,7 +12,12 @@ export function createInteractionPages(auth: AuthServer, db: Database, now: () =
 
   async function clientName(clientId: unknown): Promise<string | null> {
     const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-    return (client?.clientName as string | undefined) ?? null;
+    const name = (client?.clientName as string | undefined) ?? null;
+    // A client described by its metadata document names itself: the page also shows the
+    // host that published it, which the name alone could impersonate.
+    const documentHost = typeof clientId === 'string' && clientId.startsWith('https://') ? URL.parse(clientId)?.host : undefined;
+    if (documentHost) return name ? `${name} (${documentHost})` : documentHost;
+    return name;
   }
 
   function requestedScopes(details: Awaited<ReturnType<typeof provider.interactionDetails>>): string[] {

@@ -14,6 +14,7 @@ import { applyClientRules, clientMetadataRules } from './client-rules.js';
 import { DPOP_ALGS } from './dpop.js';
 import { secret } from '../platform/db/secrets.js';
 import { errorPage } from './pages.js';
+import { clientMetadataDocuments, type ClientMetadataTestTrust } from './client-metadata-documents.js';
 import { allResources, canonicalResource } from './resources.js';
 
 export const RESOURCE_SCOPES = ['mcp:read', 'mcp:write', 'mcp:public'] as const;
@@ -24,6 +25,7 @@ export interface AuthServerSettings {
   publicUrl: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  clientMetadataTestTrust?: ClientMetadataTestTrust;
 }
 
 export interface AuthServer {
@@ -46,6 +48,7 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
     await secret(db, 'signing-jwk', () => JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }))),
   ) as Record<string, string>;
   const kid = createHash('sha256').update(String(signingJwk.x)).digest('base64url').slice(0, 16);
+  const documents = clientMetadataDocuments(settings.clientMetadataTestTrust);
 
   const configuration: Configuration = {
     adapter: oauthAdapterFactory(db),
@@ -66,7 +69,10 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
     },
     // The service's scopes are the only ones: RFC 8414 metadata announces exactly them.
     scopes: [...RESOURCE_SCOPES],
+    fetch: documents.fetch,
     features: {
+      // An https URL as client_id: the client's metadata document (client-metadata-documents.ts).
+      clientIdMetadataDocument: documents.feature,
       devInteractions: { enabled: false },
       dPoP: { enabled: true },
       registration: { enabled: true, initialAccessToken: false },
@@ -164,9 +170,10 @@ function burnCodeOnFailedRedemption(db: Database): Parameters<Provider['use']>[0
 /**
  * oidc-provider runs each of its requests in an AsyncLocalStorage. On Node 20, once such a
  * storage has run, promise hooks stay on for every promise of the process, OAuth or not:
- * about 7 % of the CPU of every API call. The storage is read only by a feature we leave
- * off (client metadata documents); so when the last OAuth request in progress ends, it is
- * disabled, which turns the hooks off until the next OAuth request turns them on again.
+ * about 7 % of the CPU of every API call. The storage is read only inside an OAuth request
+ * (client metadata documents look up the request there); so when the last OAuth request in
+ * progress ends, it is disabled, which turns the hooks off until the next OAuth request
+ * turns them on again.
  */
 async function providerHandler(provider: Provider): Promise<AuthServer['handle']> {
   const callback = provider.callback();
