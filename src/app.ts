@@ -90,10 +90,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   routes
     .get('/healthz', healthCheck(control === db ? [db] : [db, control], logger))
     // The contract documents
-    .get('/openapi.json', contractDocument('openapi.json'))
-    .get('/docs/llms.txt', contractDocument('llms.txt'))
-    .get('/llms-full.txt', contractDocument('llms-full.txt'))
-    .get('/agents/manifest.json', contractDocument('manifest.json'))
+    .get('/openapi.json', contractDocument('openapi.json', config.publicUrl))
+    // llmstxt.org places the index at the site's root; /docs/llms.txt stays for existing readers.
+    .get(['/llms.txt', '/docs/llms.txt'], contractDocument('llms.txt', config.publicUrl))
+    .get('/llms-full.txt', contractDocument('llms-full.txt', config.publicUrl))
+    .get('/agents/manifest.json', contractDocument('manifest.json', config.publicUrl))
     // OAuth: discovery, the authorize step's pages, then oidc-provider's own endpoints
     .get('/.well-known/oauth-authorization-server', authorizationServerMetadata(auth))
     .get(new RegExp(`^${INTERACTION}$`), interactions.show)

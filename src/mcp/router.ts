@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from '../call-path.js';
 import { toolVisible } from '../access/rules.js';
+import { instructionsFor } from './instructions.js';
 import { bearerChallenge, type BearerAuthenticator } from '../auth/bearer.js';
 import type { Caller } from '../access/caller.js';
 import type { Contract } from '../contract/runtime.js';
@@ -35,9 +36,6 @@ export const MCP_ADDRESSES: Record<string, ProfileName> = {
   '/api/mcp/connectors': 'connectors',
   '/api/mcp/assistant': 'assistant',
 };
-
-const INSTRUCTIONS =
-  "Données des marchés publics et du bâtiment. Les coordonnées (téléphone, courriel, site web) des fiches publiques ne sont jamais renvoyées. Un message d'erreur n'est pas une donnée. Ne jamais boucler sur un appel refusé. Le catalogue et la fiche de chaque outil sont donnés par aide_outils et aide_outil.";
 
 /** A JSON-RPC error thrown to the SDK: its message goes out as written (McpError would prefix it). */
 class RpcError extends Error {
@@ -164,7 +162,7 @@ function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCa
   const { contract } = deps;
   const server = new Server(
     { name: 'batidata-api', title: contract.profile(profile).title, version: API_CONTRACT_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: instructionsFor(contract.listedTools(profile)) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: contract

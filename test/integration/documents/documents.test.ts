@@ -1,6 +1,7 @@
-// The four contract documents are served exactly as generated, and say what the spec says they say.
+// The contract documents are served as generated (the texts for agents with this deployment's address filled in, llms.txt at the root too), and say what the spec says they say.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { withPublicUrl } from '../../../src/http/documents.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const generated = (name: string) => readFileSync(new URL(`../../../generated/${name}`, import.meta.url), 'utf8');
@@ -14,18 +15,31 @@ describe('contract documents', () => {
 
   const documents = [
     { path: '/openapi.json', file: 'openapi.json', type: /^application\/json/ },
+    { path: '/llms.txt', file: 'llms.txt', type: /^text\/plain/ },
     { path: '/docs/llms.txt', file: 'llms.txt', type: /^text\/plain/ },
     { path: '/llms-full.txt', file: 'llms-full.txt', type: /^text\/plain/ },
     { path: '/agents/manifest.json', file: 'manifest.json', type: /^application\/json/ },
   ];
   for (const d of documents) {
-    it(`serves ${d.path} byte for byte from generated/${d.file}`, async () => {
+    const text = d.file.endsWith('.txt');
+    it(`serves ${d.path} from generated/${d.file}${text ? ', with this deployment’s address' : ' byte for byte'}`, async () => {
       const res = await fetch(`${svc.url}${d.path}`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(d.type);
-      expect(await res.text()).to.equal(generated(d.file));
+      expect(await res.text()).to.equal(text ? withPublicUrl(generated(d.file), svc.url) : generated(d.file));
     });
   }
+
+  it('leaves no {base_url} placeholder and no site-relative link in the texts for agents (llmstxt.org)', async () => {
+    for (const path of ['/llms.txt', '/llms-full.txt']) {
+      const body = await (await fetch(`${svc.url}${path}`)).text();
+      expect(body, path).to.not.include('{base_url}');
+      const links = [...body.matchAll(/\]\(((?:\/|https?:\/\/)[^)\s]*)\)/g)].map((m) => m[1] as string);
+      if (path === '/llms.txt') expect(links.length, path).to.be.greaterThan(0);
+      for (const link of links) expect(link, path).to.match(new RegExp(`^${svc.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`));
+    }
+    expect(generated('llms-full.txt')).to.include('{base_url}');
+  });
 
   it('publishes OpenAPI 3.1.0, dialect 2020-12, document 1.0.0, contract 3.0.0 and each annotation', async () => {
     const doc = await (await fetch(`${svc.url}/openapi.json`)).json();
