@@ -17,7 +17,7 @@ export type EnvelopeVerdict =
   | { kind: 'refuse'; status: number; code: number; message: string; id: unknown };
 
 /** Methods this server answers; anything else is -32601 (notifications pass to the SDK). */
-const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read']);
+const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -32,6 +32,7 @@ function paramsProblem(method: string, params: Record<string, unknown>): { code:
       return null;
     case 'tools/list':
     case 'resources/list':
+    case 'resources/templates/list':
       return cursor === undefined || typeof cursor === 'string' ? null : { code: -32600, message: 'Requête invalide : « params.cursor » doit être une chaîne.' };
     case 'resources/read':
       return typeof params.uri === 'string' && params.uri ? null : { code: -32602, message: 'Ressource absente : « params.uri » manque.' };

@@ -9,6 +9,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
@@ -182,6 +183,8 @@ function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCa
   }
   // The results card: listed and readable on the card addresses only (empty on /api/mcp).
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listCardResources(profile, contract.listedTools(profile)) }));
+  // The resources capability is declared, so its template list answers: the cards are fixed URIs, no template.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const card = readCardResource(profile, contract.listedTools(profile), request.params.uri);
     if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${echoed(request.params.uri)} ».`);

@@ -118,6 +118,10 @@ describe('results card (MCP Apps UI resource)', function () {
         expect(resources[0]).to.include({ uri: CARD_URI, name: 'carte-resultats', title: 'Carte de résultats', mimeType: CARD_MIME });
       });
 
+      it('resources/templates/list answers an empty list (the resources capability is declared; the card has a fixed URI)', async () => {
+        expect((await (await connect(path)).listResourceTemplates()).resourceTemplates).to.deep.equal([]);
+      });
+
       it('resources/read returns the self-contained HTML with its CSP', async () => {
         const { contents } = await (await connect(path)).readResource({ uri: CARD_URI });
         expect(contents).to.have.length(1);
@@ -155,6 +159,7 @@ describe('results card (MCP Apps UI resource)', function () {
     it('lists no resource and does not serve the card (-32602)', async () => {
       const client = await connect('/api/mcp');
       expect((await client.listResources()).resources).to.deep.equal([]);
+      expect((await client.listResourceTemplates()).resourceTemplates).to.deep.equal([]);
       const err = await rpcError(client.readResource({ uri: CARD_URI }));
       expect(err.code).to.equal(-32602);
       expect(err.message).to.include('Ressource inconnue');
