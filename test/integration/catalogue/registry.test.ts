@@ -121,10 +121,10 @@ describe('every tool over both transports', () => {
     }
   }
 
-  it('says in referentiel_sources that every source of the demo data holds records (consultation files excepted, issue 14)', async () => {
+  it('says in referentiel_sources that every source of the demo data holds records, consultation files included', async () => {
     const { json } = await svc.rest('referentiels.sources', {});
     const empty = (json.items as { code: string; donnees: { enregistrements: number } }[]).filter((s) => s.donnees.enregistrements === 0).map((s) => s.code);
-    expect(empty).to.deep.equal(['dce']);
+    expect(empty).to.deep.equal([]);
   });
 
   it('returns no contact detail in any company record of the demo data (RGE companies included)', async function () {
