@@ -980,6 +980,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/suivis.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suivre un avis, un dossier, une entreprise ou un acheteur
+         * @description Crée un suivi dans l'organisation de l'appelant : sa `cible` est un avis de marché
+         *     (`marche` : `marche_id` ou `annonce_id`), un dossier de consultation (`dce` : son
+         *     `id` ou le `marche_id` de son avis), une entreprise (`entreprise` : SIREN) ou un
+         *     acheteur (`acheteur` : l'`id` rendu par les acheteurs) ; la cible doit exister dans
+         *     le service (sinon 404 `not_found`). Une cible n'est suivie qu'une fois par
+         *     organisation : la suivre de nouveau répond 409 `conflict` avec l'`id` du suivi
+         *     existant. Statut initial : `a_etudier` par défaut. `responsable` : un membre de
+         *     l'organisation (son identifiant de compte, voir `compte_statut`), sinon 400.
+         *     `echeance` : par défaut la date limite de réponse de l'avis suivi (cible `marche`,
+         *     ou `dce` rattaché à un avis). Exige la portée mcp:write, une organisation et un rôle
+         *     qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["suivis.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/suivis.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Modifier un suivi (statut, responsable, échéance, notes, étiquettes)
+         * @description Modifie un suivi de l'organisation. `version` est celle que l'appelant a lue : si le
+         *     suivi a changé depuis, la réponse est 409 `conflict` (relire avec `suivis.list`,
+         *     puis rejouer). Seuls les champs donnés changent ; `responsable` et `echeance` à
+         *     `null` les effacent ; `accepter_date_limite` prend acte d'une date limite
+         *     déplacée. Le statut suit la machine d'états : `a_etudier` → `en_cours`,
+         *     `abandonne` ; `en_cours` → `a_etudier`, `depose`, `abandonne` ; `depose` → `gagne`,
+         *     `perdu`, `abandonne` ; `abandonne` → `a_etudier` (reprise) ; `gagne` et `perdu` sont
+         *     définitifs. Une transition impossible répond 409 `conflict` en nommant les statuts
+         *     possibles (`transitions_possibles` les donne aussi). Un suivi inconnu ou d'une autre
+         *     organisation répond 404 `not_found`. Exige la portée mcp:write, une organisation et
+         *     un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["suivis.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/suivis.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supprimer un suivi
+         * @description Supprime un suivi de l'organisation et rend ce qui a été supprimé (le suivi tel
+         *     qu'il était). Un suivi inconnu, déjà supprimé ou d'une autre organisation répond 404
+         *     `not_found`. Exige la portée mcp:write, une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["suivis.delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/suivis.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les suivis
+         * @description Liste les suivis de l'organisation de l'appelant, les plus récents d'abord, par
+         *     pages (`limit` 1 à 100, `next_cursor`), filtrés au besoin par statut, type de cible,
+         *     responsable, étiquette, avis suivi (`marche_id`) ou échéance au plus tard
+         *     (`echeance_avant`). Pour un avis suivi, `avis` compare au moment de la lecture la
+         *     date limite de l'avis à celle connue quand le suivi a été créé ou sa date limite
+         *     reconnue (`date_limite_modifiee`), et dit s'il est annulé (`annule`). Un compte sans
+         *     organisation n'a aucun suivi.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["suivis.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1046,6 +1162,74 @@ export interface components {
             evaluee: string;
             /** Format: date-time */
             created_at: string | null;
+        };
+        /**
+         * @description Statut d'un suivi : à étudier, en cours, déposé, gagné, perdu, abandonné.
+         * @enum {string}
+         */
+        FollowUpStatus: "a_etudier" | "en_cours" | "depose" | "gagne" | "perdu" | "abandonne";
+        /**
+         * @description Ce qui est suivi : un avis de marché, un dossier de consultation, une entreprise (SIREN), un acheteur.
+         * @enum {string}
+         */
+        FollowUpTargetKind: "marche" | "dce" | "entreprise" | "acheteur";
+        FollowUpTargetInput: {
+            type: components["schemas"]["FollowUpTargetKind"];
+            /** @description marche : marche_id ou annonce_id ; dce : id du dossier ou marche_id de son avis ; entreprise : SIREN ; acheteur : id de l'acheteur. */
+            id: string;
+        };
+        /** @description Étiquettes libres (20 au plus, 50 caractères chacune ; doublons et casse ignorés). */
+        FollowUpTags: string[];
+        FollowUp: {
+            /** Format: uuid */
+            id: string;
+            cible: {
+                type: components["schemas"]["FollowUpTargetKind"];
+                /** @description L'identifiant canonique de la cible (marche_id pour un avis, id du dossier, SIREN, id de l'acheteur). */
+                id: string;
+                /** @description Objet de l'avis, nom du dossier, de l'entreprise ou de l'acheteur. */
+                libelle: string | null;
+            };
+            statut: components["schemas"]["FollowUpStatus"];
+            /** @description Le statut en français. */
+            statut_libelle: string;
+            /** @description Les statuts vers lesquels ce suivi peut passer. */
+            transitions_possibles: components["schemas"]["FollowUpStatus"][];
+            /**
+             * Format: uuid
+             * @description Identifiant de compte du membre responsable.
+             */
+            responsable: string | null;
+            /** Format: date */
+            echeance: string | null;
+            notes: string;
+            tags: string[];
+            /** @description Pour un avis suivi (ou le dossier d'un avis) : l'état de l'avis lu au moment de la réponse ; null pour les autres cibles. */
+            avis: {
+                /** Format: uuid */
+                marche_id: string;
+                /** @description Faux si l'avis n'est plus dans le service. */
+                present: boolean;
+                /** @description Date limite de réponse actuelle. */
+                date_limite: string | null;
+                /** @description La date limite connue à la création du suivi ou lors de la dernière prise d'acte. */
+                date_limite_suivie: string | null;
+                /** @description La date limite a changé depuis. */
+                date_limite_modifiee: boolean;
+                /** @description L'avis a été annulé. */
+                annule: boolean;
+                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, ANNULATION…). */
+                etat: string | null;
+            } | null;
+            /** @description À renvoyer dans suivis.update : une version périmée est refusée (409). */
+            version: number;
+            /** @description Identifiant de compte de l'auteur. */
+            cree_par: string;
+            /** Format: date-time */
+            cree_le: string;
+            modifie_par: string;
+            /** Format: date-time */
+            modifie_le: string;
         };
         /**
          * @description Type de local, tel que DVF l'écrit.
@@ -3688,6 +3872,233 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContactResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "suivis.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cible: components["schemas"]["FollowUpTargetInput"];
+                    statut?: components["schemas"]["FollowUpStatus"];
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de compte d'un membre de l'organisation.
+                     */
+                    responsable?: string;
+                    /**
+                     * Format: date
+                     * @description Échéance (AAAA-MM-JJ) ; par défaut la date limite de l'avis suivi.
+                     */
+                    echeance?: string;
+                    /** @description Notes libres (10 000 caractères au plus). */
+                    notes?: string;
+                    tags?: components["schemas"]["FollowUpTags"];
+                };
+            };
+        };
+        responses: {
+            /** @description Le suivi créé. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "creation";
+                        suivi: components["schemas"]["FollowUp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "suivis.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du suivi.
+                     */
+                    id: string;
+                    /** @description La version lue du suivi. */
+                    version: number;
+                    statut?: components["schemas"]["FollowUpStatus"];
+                    /**
+                     * Format: uuid
+                     * @description Un membre de l'organisation, ou null pour aucun.
+                     */
+                    responsable?: string | null;
+                    /**
+                     * Format: date
+                     * @description AAAA-MM-JJ, ou null pour aucune.
+                     */
+                    echeance?: string | null;
+                    notes?: string;
+                    tags?: components["schemas"]["FollowUpTags"];
+                    /** @description Prendre acte de la date limite actuelle de l'avis suivi : `date_limite_modifiee` repasse à faux. */
+                    accepter_date_limite?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Le suivi modifié. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "modification";
+                        suivi: components["schemas"]["FollowUp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "suivis.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du suivi.
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le suivi supprimé. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "suppression";
+                        supprime: components["schemas"]["FollowUp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "suivis.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    statut?: components["schemas"]["FollowUpStatus"][];
+                    type?: components["schemas"]["FollowUpTargetKind"];
+                    /** Format: uuid */
+                    responsable?: string;
+                    tag?: string;
+                    /**
+                     * Format: uuid
+                     * @description Les suivis de cet avis (cibles marche et dce).
+                     */
+                    marche_id?: string;
+                    /**
+                     * Format: date
+                     * @description Échéance ce jour ou avant (AAAA-MM-JJ).
+                     */
+                    echeance_avant?: string;
+                    /** @default 20 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les suivis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "list";
+                        total: number;
+                        items: components["schemas"]["FollowUp"][];
+                        next_cursor: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

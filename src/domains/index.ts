@@ -6,6 +6,7 @@ import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
+import { followUpActions } from './follow-ups/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
@@ -36,5 +37,6 @@ export function createRegistry(services: Services): Registry {
     ...minutesActions(services),
     ...postActions(services),
     ...contactActions(services),
+    ...followUpActions(services),
   };
 }

@@ -36,6 +36,34 @@ function sampleArguments(tool: ToolEntry): Record<string, unknown>[] {
   return examples.length ? examples : [{}];
 }
 
+/**
+ * Workspace tools act on an object of the caller's organisation, and a write cannot be
+ * replayed as is (a target is followed once, a version is used once): before each call,
+ * the state its recipe example needs is made afresh through REST, and its id and version
+ * replace the example's.
+ */
+/** A notice of the demo data (its identifiers follow the date of the import). */
+async function demoNotice(svc: TestService): Promise<{ type: 'marche'; id: string }> {
+  const row = await svc.db('notices').orderBy('annonce_id').first('annonce_id');
+  return { type: 'marche', id: row.annonce_id as string };
+}
+const WORKSPACE_SETUP: Record<string, (svc: TestService) => Promise<Record<string, unknown>>> = {
+  suivis_creer: async (svc) => {
+    await svc.db('follow_ups').delete();
+    return { cible: await demoNotice(svc) };
+  },
+  suivis_modifier: async (svc) => {
+    await svc.db('follow_ups').delete();
+    const { json } = await svc.rest('suivis.create', { cible: await demoNotice(svc) });
+    return { id: json.suivi.id, version: json.suivi.version };
+  },
+  suivis_supprimer: async (svc) => {
+    await svc.db('follow_ups').delete();
+    const { json } = await svc.rest('suivis.create', { cible: await demoNotice(svc) });
+    return { id: json.suivi.id };
+  },
+};
+
 describe('catalogue', () => {
   it('gives every entry a unique snake_case name, a title, a description, a scope, an effect and a status', () => {
     const names = contract.tools.map((t) => t.name);
@@ -104,10 +132,13 @@ describe('every tool over both transports', () => {
   for (const tool of callable) {
     for (const profile of tool.profiles) {
       it(`${tool.name} on ${profile}: same answer as REST ${tool.operations.join(', ')}, conform, no contact details`, async () => {
-        for (const args of sampleArguments(tool)) {
-          const { operation, args: restArgs } = contract.resolveToolCall(tool, args);
+        const setup = WORKSPACE_SETUP[tool.status === 'alias' ? (tool.aliasOf as string) : tool.name];
+        for (const example of sampleArguments(tool)) {
+          const args = setup ? { ...example, ...(await setup(svc)) } : example;
+          const { operation } = contract.resolveToolCall(tool, args);
           const viaMcp = await (clients.get(profile) as Client).callTool({ name: tool.name, arguments: args });
           expect(viaMcp.isError, JSON.stringify(viaMcp.content)).to.not.equal(true);
+          const restArgs = contract.resolveToolCall(tool, setup ? { ...example, ...(await setup(svc)) } : example).args;
           const viaRest = await svc.rest(operation, restArgs);
           expect(viaRest.status, JSON.stringify(viaRest.json)).to.equal(200);
           expect(contract.outputProblem(operation, viaMcp.structuredContent)).to.equal(null);
