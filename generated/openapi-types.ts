@@ -1013,6 +1013,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Qui gagne un marché (concurrents)
+         * @description Pour des débuts de codes CPV (`cpv`, 1 à 20) et des départements du lieu d'exécution
+         *     (`departements` ou `region`), ou pour un acheteur (`acheteur_siret`), sur une fenêtre
+         *     de notification (`notifie_depuis`, `notifie_avant`) : les entreprises titulaires
+         *     (par SIREN), classées par nombre de marchés gagnés, puis montant total, puis SIREN ;
+         *     pour chacune sa part des attributions retenues et ses montants typiques (médiane,
+         *     premier et troisième quartiles, méthode ci-dessous). Il faut au moins `cpv` ou
+         *     `acheteur_siret`. Les `limit` premiers (1 à 50, 20 par défaut) sont rendus, sans page
+         *     suivante : resserrer les critères pour voir au-delà. Les calculs portent sur les
+         *     20 000 attributions les plus récentes des critères (`tronque` le dit). Un marché à
+         *     plusieurs titulaires compte pour chacun, avec son montant entier. Quartiles :
+         *     interpolation linéaire entre valeurs triées (méthode 7 de Hyndman et Fan, celle de
+         *     R et de numpy par défaut), sur les montants connus et positifs, arrondis au centime.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["concurrents.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prix de référence des marchés attribués
+         * @description Distribution des montants attribués (DECP) pour des débuts de codes CPV (`cpv`, 1 à
+         *     20, requis), des départements du lieu d'exécution (`departements` ou `region`) et une
+         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`) : nombre, minimum,
+         *     premier quartile, médiane, troisième quartile, maximum et moyenne, sur les montants
+         *     connus et positifs, en euros hors taxes ; et la même distribution par année de
+         *     notification. La base d'une décision d'aller ou non : le montant d'une offre se lit
+         *     contre ces prix. Quartiles : interpolation linéaire entre valeurs triées (méthode 7 de
+         *     Hyndman et Fan, celle de R et de numpy par défaut), arrondis au centime ; les mêmes
+         *     chiffres sur les deux bases. Les calculs portent sur les 50 000 montants les plus
+         *     récents des critères (`tronque` le dit). Aucun montant : `nombre` 0 et valeurs null.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["prix.stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1299,6 +1363,61 @@ export interface components {
                 rge_domaines: string[];
                 /** @description Page imprimable du rapport (lien permanent du service). */
                 url: string;
+            };
+        };
+        /** @description Montants en euros hors taxes ; null quand aucun montant n'est connu. */
+        AmountDistribution: {
+            /** @description Montants connus et positifs retenus. */
+            nombre: number;
+            minimum: number | null;
+            /** @description Premier quartile. */
+            q1: number | null;
+            mediane: number | null;
+            /** @description Troisième quartile. */
+            q3: number | null;
+            maximum: number | null;
+            moyenne: number | null;
+        };
+        PriceStats: {
+            distribution: components["schemas"]["AmountDistribution"];
+            /** @description La distribution par année de notification, de la plus ancienne à la plus récente. */
+            par_annee: {
+                annee: number;
+                distribution: components["schemas"]["AmountDistribution"];
+            }[];
+            /** @description Attributions des critères, montant connu ou non. */
+            attributions_total: number;
+            /** @description Plus de 50 000 montants ; la distribution porte sur les 50 000 plus récents. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
+            };
+        };
+        CompetitorResults: {
+            concurrents: {
+                siren: string;
+                /** @description Nom que les DECP donnent au titulaire. */
+                denomination: string | null;
+                marches_gagnes: number;
+                /** @description Part des attributions retenues qu'il a gagnées (4 décimales). */
+                part: number;
+                montant_total: number;
+                montants: components["schemas"]["AmountDistribution"];
+                /** @description Date de notification de son dernier marché retenu. */
+                derniere_attribution: string | null;
+                /** @description Fiche de l'entreprise (lien permanent du service). */
+                url: string;
+            }[];
+            /** @description Entreprises titulaires distinctes des attributions retenues. */
+            titulaires_total: number;
+            /** @description Attributions retenues (au plus 20 000). */
+            attributions_total: number;
+            /** @description Plus de 20 000 attributions ; l'analyse porte sur les 20 000 plus récentes. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
             };
         };
         /**
@@ -3846,6 +3965,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BrandReportResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv?: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description SIRET de l'acheteur. */
+                    acheteur_siret?: string;
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                    /** @default 20 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Les titulaires classés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompetitorResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La distribution des montants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -57,3 +57,83 @@ export async function awardsInMarket(db: Database, family: string, departement: 
   const [row] = await q.count('* as n');
   return Number(row?.n ?? 0);
 }
+
+/** The awards' selection of a market: CPV prefixes, departments, a buyer, a notification window. */
+export interface MarketFilters extends Period {
+  cpvPrefixes?: string[];
+  departements?: string[];
+  acheteurSiret?: string;
+}
+
+function marketAwards(db: Database, f: MarketFilters) {
+  const q = db('awards as a');
+  if (f.cpvPrefixes?.length) {
+    const prefixes = f.cpvPrefixes;
+    q.where((w) => {
+      for (const p of prefixes) w.orWhere('a.cpv', 'like', `${p}%`);
+    });
+  }
+  if (f.departements?.length) q.whereIn('a.departement', f.departements);
+  if (f.acheteurSiret) q.where('a.acheteur_siret', f.acheteurSiret);
+  if (f.from) q.where('a.date_notification', '>=', f.from);
+  if (f.to) q.where('a.date_notification', '<=', f.to);
+  return q;
+}
+
+/** Number of awards of the selection. */
+export async function countMarketAwards(db: Database, f: MarketFilters): Promise<number> {
+  const [row] = await marketAwards(db, f).count('* as n');
+  return Number(row?.n ?? 0);
+}
+
+/** Known positive amounts of the selection with their notification date, most recent first, at most `cap` + 1. */
+export async function marketAmounts(db: Database, f: MarketFilters, cap: number): Promise<{ montant: number; date_notification: string | null }[]> {
+  const rows = (await marketAwards(db, f)
+    .whereNotNull('a.montant')
+    .where('a.montant', '>', 0)
+    .select('a.montant', 'a.date_notification')
+    .orderBy([{ column: 'a.date_notification', order: 'desc' }, { column: 'a.award_key', order: 'asc' }])
+    .limit(cap + 1)) as { montant: unknown; date_notification: string | null }[];
+  return rows.map((r) => ({ montant: Number(r.montant), date_notification: r.date_notification ?? null }));
+}
+
+export interface MarketWin {
+  award_key: string;
+  montant: number | null;
+  date_notification: string | null;
+  siren: string;
+  denomination: string | null;
+}
+
+/** The winners of the `cap` most recent awards of the selection (one row per award and winning SIREN), and whether more awards exist. */
+export async function marketWins(db: Database, f: MarketFilters, cap: number): Promise<{ wins: MarketWin[]; awards: number; truncated: boolean }> {
+  const keys = (await marketAwards(db, f)
+    .select('a.award_key')
+    .orderBy([{ column: 'a.date_notification', order: 'desc' }, { column: 'a.award_key', order: 'asc' }])
+    .limit(cap + 1)) as { award_key: string }[];
+  const truncated = keys.length > cap;
+  const kept = keys.slice(0, cap).map((k) => k.award_key);
+  const wins: MarketWin[] = [];
+  // Chunks keep each statement under the engines' bound-parameter limits.
+  for (let i = 0; i < kept.length; i += 5000) {
+    const rows = (await db('awards as a')
+      .join('award_winners as w', 'w.award_key', 'a.award_key')
+      .whereIn('a.award_key', kept.slice(i, i + 5000))
+      .select('a.award_key', 'a.montant', 'a.date_notification', 'w.siren', 'w.denomination', 'w.siret')
+      .orderBy([{ column: 'a.award_key' }, { column: 'w.siret' }])) as Record<string, unknown>[];
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const key = `${String(r.award_key)}|${String(r.siren)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      wins.push({
+        award_key: String(r.award_key),
+        montant: r.montant === null || r.montant === undefined ? null : Number(r.montant),
+        date_notification: (r.date_notification as string | null) ?? null,
+        siren: String(r.siren),
+        denomination: (r.denomination as string | null) ?? null,
+      });
+    }
+  }
+  return { wins, awards: kept.length, truncated };
+}
