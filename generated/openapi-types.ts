@@ -1096,6 +1096,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/marque.rapport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rapport de marque d'une entreprise
+         * @description Rapport sur une entreprise (`siren`) tiré des marchés attribués (DECP) et de la liste
+         *     RGE : marchés gagnés par année (nombre, montant), principaux acheteurs, familles CPV
+         *     (groupe CPV, les 3 premiers chiffres du code), départements, séries de victoires
+         *     (années consécutives avec au moins un marché gagné), part de ses victoires parmi les
+         *     attributions de mêmes famille CPV et département, domaines RGE en cours. Fenêtre de
+         *     notification facultative (`notifie_depuis`, `notifie_avant`). Un marché à plusieurs
+         *     titulaires compte pour chacun, avec son montant entier (les DECP ne le répartissent
+         *     pas). Le rapport lit au plus les 20 000 marchés les plus récents de l'entreprise
+         *     (`fields.tronque` le dit). Le résultat est une fiche (`results`, une au plus) dont
+         *     `fields.url` est une page imprimable du rapport. Entreprise sans fiche ni marché
+         *     gagné : `results` vide (200). Réservé à la formule abonnée ou à un accès éligible
+         *     accordé à l'organisation.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["marque.rapport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Qui gagne un marché (concurrents)
+         * @description Pour des débuts de codes CPV (`cpv`, 1 à 20) et des départements du lieu d'exécution
+         *     (`departements` ou `region`), ou pour un acheteur (`acheteur_siret`), sur une fenêtre
+         *     de notification (`notifie_depuis`, `notifie_avant`) : les entreprises titulaires
+         *     (par SIREN), classées par nombre de marchés gagnés, puis montant total, puis SIREN ;
+         *     pour chacune sa part des attributions retenues et ses montants typiques (médiane,
+         *     premier et troisième quartiles, méthode ci-dessous). Il faut au moins `cpv` ou
+         *     `acheteur_siret`. Les `limit` premiers (1 à 50, 20 par défaut) sont rendus, sans page
+         *     suivante : resserrer les critères pour voir au-delà. Les calculs portent sur les
+         *     20 000 attributions les plus récentes des critères (`tronque` le dit). Un marché à
+         *     plusieurs titulaires compte pour chacun, avec son montant entier. Quartiles :
+         *     interpolation linéaire entre valeurs triées (méthode 7 de Hyndman et Fan, celle de
+         *     R et de numpy par défaut), sur les montants connus et positifs, arrondis au centime.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["concurrents.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prix de référence des marchés attribués
+         * @description Distribution des montants attribués (DECP) pour des débuts de codes CPV (`cpv`, 1 à
+         *     20, requis), des départements du lieu d'exécution (`departements` ou `region`) et une
+         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`) : nombre, minimum,
+         *     premier quartile, médiane, troisième quartile, maximum et moyenne, sur les montants
+         *     connus et positifs, en euros hors taxes ; et la même distribution par année de
+         *     notification. La base d'une décision d'aller ou non : le montant d'une offre se lit
+         *     contre ces prix. Quartiles : interpolation linéaire entre valeurs triées (méthode 7 de
+         *     Hyndman et Fan, celle de R et de numpy par défaut), arrondis au centime ; les mêmes
+         *     chiffres sur les deux bases. Les calculs portent sur les 50 000 montants les plus
+         *     récents des critères (`tronque` le dit). Aucun montant : `nombre` 0 et valeurs null.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["prix.stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1374,6 +1471,137 @@ export interface components {
                 }[];
                 /** @description Lien permanent du service. */
                 url: string;
+            };
+        };
+        BrandReportResults: {
+            results: components["schemas"]["BrandReport"][];
+            /** @description Toujours null (une fiche au plus). */
+            next_cursor: null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+            };
+        };
+        BrandReport: {
+            /** @description SIREN de l'entreprise. */
+            id: string;
+            titre: string;
+            /** @description Le rapport en une phrase. */
+            resume: string;
+            fields: {
+                siren: string;
+                /** @description Nom de l'entreprise (SIRENE), à défaut celui des titulaires DECP. */
+                raison_sociale: string | null;
+                /** @description Dates de notification du premier et du dernier marché retenus (null sans marché). */
+                periode: {
+                    debut: string | null;
+                    fin: string | null;
+                };
+                marches_gagnes: number;
+                /** @description Somme des montants connus, en euros hors taxes. */
+                montant_total: number;
+                /** @description Plus de 20 000 marchés gagnés sur la période ; le rapport porte sur les 20 000 plus récents. */
+                tronque: boolean;
+                /** @description Par année de notification, de la plus ancienne à la plus récente. */
+                par_annee: {
+                    annee: number;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Les 10 acheteurs qui lui ont attribué le plus de marchés (puis le plus gros montant). */
+                acheteurs: {
+                    acheteur_id: string | null;
+                    nom: string | null;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Les 20 groupes CPV (3 premiers chiffres) où elle gagne le plus. */
+                familles_cpv: {
+                    famille: string;
+                    /** @description Libellé du groupe CPV quand il est de la division 45 (travaux). */
+                    libelle: string | null;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Départements du lieu d'exécution, du plus au moins fréquent. */
+                departements: {
+                    departement: string;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Séries d'années consécutives avec au moins un marché gagné, de la plus ancienne à la plus récente. */
+                series: {
+                    debut: number;
+                    fin: number;
+                    annees: number;
+                }[];
+                /** @description Pour ses 10 couples (groupe CPV, département) les plus fréquents : ses marchés gagnés, toutes les attributions du couple sur la même période, et sa part (0 à 1, arrondie à 4 décimales). */
+                parts: {
+                    famille: string;
+                    departement: string;
+                    gagnes: number;
+                    attributions: number;
+                    part: number;
+                }[];
+                /** @description Domaines RGE en cours de ses établissements. */
+                rge_domaines: string[];
+                /** @description Page imprimable du rapport (lien permanent du service). */
+                url: string;
+            };
+        };
+        /** @description Montants en euros hors taxes ; null quand aucun montant n'est connu. */
+        AmountDistribution: {
+            /** @description Montants connus et positifs retenus. */
+            nombre: number;
+            minimum: number | null;
+            /** @description Premier quartile. */
+            q1: number | null;
+            mediane: number | null;
+            /** @description Troisième quartile. */
+            q3: number | null;
+            maximum: number | null;
+            moyenne: number | null;
+        };
+        PriceStats: {
+            distribution: components["schemas"]["AmountDistribution"];
+            /** @description La distribution par année de notification, de la plus ancienne à la plus récente. */
+            par_annee: {
+                annee: number;
+                distribution: components["schemas"]["AmountDistribution"];
+            }[];
+            /** @description Attributions des critères, montant connu ou non. */
+            attributions_total: number;
+            /** @description Plus de 50 000 montants ; la distribution porte sur les 50 000 plus récents. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
+            };
+        };
+        CompetitorResults: {
+            concurrents: {
+                siren: string;
+                /** @description Nom que les DECP donnent au titulaire. */
+                denomination: string | null;
+                marches_gagnes: number;
+                /** @description Part des attributions retenues qu'il a gagnées (4 décimales). */
+                part: number;
+                montant_total: number;
+                montants: components["schemas"]["AmountDistribution"];
+                /** @description Date de notification de son dernier marché retenu. */
+                derniere_attribution: string | null;
+                /** @description Fiche de l'entreprise (lien permanent du service). */
+                url: string;
+            }[];
+            /** @description Entreprises titulaires distinctes des attributions retenues. */
+            titulaires_total: number;
+            /** @description Attributions retenues (au plus 20 000). */
+            attributions_total: number;
+            /** @description Plus de 20 000 attributions ; l'analyse porte sur les 20 000 plus récentes. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
             };
         };
         /**
@@ -4099,6 +4327,159 @@ export interface operations {
                         items: components["schemas"]["FollowUp"][];
                         next_cursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "marque.rapport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description SIREN de l'entreprise (9 chiffres). */
+                    siren: string;
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le rapport (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandReportResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv?: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description SIRET de l'acheteur. */
+                    acheteur_siret?: string;
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                    /** @default 20 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Les titulaires classés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompetitorResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La distribution des montants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -133,7 +133,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/publications\/([^/]+)$/, recordPage('publications.get', (id) => ({ id })))
     .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })))
     .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })))
-    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })));
+    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })))
+    .get(/^\/rapports\/marque\/(\d{9})$/, recordPage('marque.rapport', (siren) => ({ siren })));
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -39,6 +39,8 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if (!op['x-mcp-tool']) problems.push(`${where} : x-mcp-tool manque`);
     if (op['x-explicit-write-scope'] !== undefined && (op['x-explicit-write-scope'] !== true || op['x-effect'] !== 'write'))
       problems.push(`${where} : x-explicit-write-scope ne se met (à true) que sur une écriture`);
+    if (op['x-eligible-access'] !== undefined && (op['x-eligible-access'] !== true || op['x-paid-only'] !== true))
+      problems.push(`${where} : x-eligible-access ne se met (à true) que sur une opération x-paid-only`);
     if (!op.summary) problems.push(`${where} : summary manque`);
     if (typeof version === 'string') {
       const description = (op.description ?? '').trim();

@@ -22,6 +22,8 @@ export interface OpenApiOperation {
   'x-paid-only'?: boolean;
   'x-scope'?: string;
   'x-explicit-write-scope'?: boolean;
+  /** On a paid-only operation: a granted eligible access opens it too. */
+  'x-eligible-access'?: boolean;
 }
 
 export interface OpenApiDocument {

@@ -21,6 +21,7 @@ export function operationEntry(path: string, method: string, op: OpenApiOperatio
     effect: op['x-effect'] as Effect,
     scope: op['x-scope'] as Scope,
     paidOnly: op['x-paid-only'] === true,
+    eligibleAccess: op['x-paid-only'] === true && op['x-eligible-access'] === true,
     mcpTool: op['x-mcp-tool'] ?? '',
     explicitWriteScope: op['x-explicit-write-scope'] === true,
     inputSchema: input ? derefSchema(input, doc) : EMPTY_OBJECT,

@@ -15,7 +15,7 @@ export const SESSION_COOKIE = 'compte_session';
 
 /** Where a sign-in may send back to: the record pages only (no open redirect). */
 export function safeNext(value: string | null | undefined): string | null {
-  return value && /^\/(entreprises|etablissements|marches|attributions|acheteurs|ventes|bodacc|deliberations|publications|contacts|permis)\/[^/?#\\]+$/.test(value) ? value : null;
+  return value && /^\/(entreprises|etablissements|marches|attributions|acheteurs|ventes|bodacc|deliberations|publications|contacts|permis|rapports\/marque)\/[^/?#\\]+$/.test(value) ? value : null;
 }
 const LOGIN_CSRF_COOKIE = 'compte_csrf';
 

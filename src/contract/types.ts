@@ -19,6 +19,8 @@ export interface OperationEntry {
   effect: Effect;
   scope: Scope;
   paidOnly: boolean;
+  /** A paid-only operation that a granted eligible access opens too (the contract's `x-eligible-access`). */
+  eligibleAccess: boolean;
   mcpTool: string;
   /** A write the legacy `mcp:public` scope does not open (the event-subscription mutations). */
   explicitWriteScope: boolean;

@@ -1,6 +1,7 @@
 // The one registry: every operation of the contract, by name. REST and MCP both end here.
 // Typed against the generated handler map: an operation without a handler fails the build.
 import { accountActions } from './account/actions.js';
+import { analysisActions } from './analyses/actions.js';
 import { alertActions } from './alerts/actions.js';
 import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
@@ -25,6 +26,7 @@ export function createRegistry(services: Services): Registry {
   return {
     ...accountActions(services),
     ...alertActions(services),
+    ...analysisActions(services),
     ...announcementActions(services),
     ...awardActions(services),
     ...companyActions(services),

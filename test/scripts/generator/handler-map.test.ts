@@ -19,6 +19,7 @@ function operation(name: string, method: 'get' | 'post'): OperationEntry {
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name,
     explicitWriteScope: false,
     inputSchema: { type: 'object' },

@@ -13,6 +13,7 @@ function operation(name: string, method: 'get' | 'post' = 'post'): OperationEntr
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name,
     explicitWriteScope: false,
     inputSchema: { type: 'object' },

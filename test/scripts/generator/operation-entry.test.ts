@@ -61,6 +61,7 @@ function entry(name: string, overrides: Partial<OperationEntry> = {}): Operation
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name.replace('.', '_'),
     explicitWriteScope: false,
     inputSchema: { type: 'object', additionalProperties: false },
@@ -136,6 +137,16 @@ const cases: Case[] = [
       op: op('notes.abonner', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-explicit-write-scope': true }),
     },
     want: entry('notes.abonner', { effect: 'write', scope: 'mcp:write', explicitWriteScope: true }),
+  },
+  {
+    name: 'x-eligible-access on a paid-only operation lets a granted eligible access open it',
+    given: { path: '/api/mcp/v1/notes.rapport', method: 'post', op: op('notes.rapport', { 'x-paid-only': true, 'x-eligible-access': true }) },
+    want: entry('notes.rapport', { paidOnly: true, eligibleAccess: true }),
+  },
+  {
+    name: 'x-eligible-access on an operation that is not paid-only opens nothing more',
+    given: { path: '/api/mcp/v1/notes.libre', method: 'post', op: op('notes.libre', { 'x-eligible-access': true }) },
+    want: entry('notes.libre', { paidOnly: false, eligibleAccess: false }),
   },
   {
     name: 'missing annotations give paidOnly false, mcpTool and summary empty',

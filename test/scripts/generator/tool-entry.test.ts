@@ -22,6 +22,7 @@ function operation(name: string, overrides: Partial<OperationEntry> = {}): Opera
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name.replace('.', '_'),
     explicitWriteScope: false,
     inputSchema: schemaOf(name, 'in'),
