@@ -6,6 +6,7 @@ import { announcementActions } from './announcements/actions.js';
 import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
+import { eventActions } from './events/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
@@ -28,6 +29,7 @@ export function createRegistry(services: Services): Registry {
     ...awardActions(services),
     ...companyActions(services),
     ...dceActions(services),
+    ...eventActions(services),
     ...noticeActions(services),
     ...permitActions(services),
     ...referenceActions(services),
