@@ -225,15 +225,26 @@ async function uncount(trx: Knex.Transaction, organisationId: string, creators: 
 
 class NothingRemoved extends Error {}
 
+/**
+ * Deletes subscriptions and gives their creators. Read, then deleted (SQLite's Knex has no
+ * RETURNING on delete): exact, since the organisation's row is held and nothing else can
+ * add one meanwhile.
+ */
+async function deleteSubscriptions(trx: Knex.Transaction, where: Record<string, string>): Promise<string[]> {
+  const rows = (await trx('event_subscriptions').where(where).select('created_by')) as { created_by: string }[];
+  if (rows.length) await trx('event_subscriptions').where(where).delete();
+  return rows.map((r) => r.created_by);
+}
+
 /** Deletes a subscription of the organisation; false when there is none (or it is another's). */
 export async function unsubscribe(db: Knex, organisationId: string, id: string): Promise<boolean> {
   try {
     return await db.transaction(async (trx) => {
       // The organisation's row first (see above): a write that changes nothing but takes it.
       await trx('organisations').where('id', organisationId).update({ event_subscription_count: trx.raw('event_subscription_count') });
-      const removed = (await trx('event_subscriptions').where({ id, organisation_id: organisationId }).delete().returning('created_by')) as { created_by: string }[];
-      if (!removed.length) throw new NothingRemoved();
-      await uncount(trx, organisationId, removed.map((r) => r.created_by));
+      const creators = await deleteSubscriptions(trx, { id, organisation_id: organisationId });
+      if (!creators.length) throw new NothingRemoved();
+      await uncount(trx, organisationId, creators);
       return true;
     });
   } catch (err) {
@@ -247,9 +258,9 @@ export async function unsubscribe(db: Knex, organisationId: string, id: string):
  * caller has taken the organisation's row first, in the same transaction.
  */
 export async function endAlertSubscriptions(trx: Knex.Transaction, organisationId: string, alertId: string): Promise<number> {
-  const removed = (await trx('event_subscriptions').where({ alert_id: alertId, organisation_id: organisationId }).delete().returning('created_by')) as { created_by: string }[];
-  await uncount(trx, organisationId, removed.map((r) => r.created_by));
-  return removed.length;
+  const creators = await deleteSubscriptions(trx, { alert_id: alertId, organisation_id: organisationId });
+  await uncount(trx, organisationId, creators);
+  return creators.length;
 }
 
 /**
