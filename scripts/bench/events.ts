@@ -52,24 +52,25 @@ async function pollPage(): Promise<{ p50: number; p99: number }> {
     try {
       const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read mcp:write' });
       const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
-      const post = async (operation: string, body: unknown) => {
+      const post = async <T>(operation: string, body: unknown): Promise<T> => {
         const r = await fetch(`${service.url}/api/mcp/v1/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) });
-        const json = (await r.json()) as any;
+        const json = (await r.json()) as unknown;
         if (r.status !== 200) throw new Error(`${operation} : ${r.status} ${JSON.stringify(json)}`);
-        return json;
+        return json as T;
       };
-      const alert = await post('alertes.create', { name: 'Couverture Bretagne', query: 'couverture, toiture', departements: ['35'] });
+      type Page = { events: { ack_token: string }[]; has_more: boolean };
+      const alert = await post<{ alerte: { id: string } }>('alertes.create', { name: 'Couverture Bretagne', query: 'couverture, toiture', departements: ['35'] });
       const alertRef = { id: alert.alerte.id as string, organisationId: '' };
       const db = openDatabase(databaseUrl);
       try {
         alertRef.organisationId = (await db('alerts').where('id', alertRef.id).first('organisation_id')).organisation_id as string;
         for (let i = 0; i < 5000; i += 500) await appendEvents(db, alertRef, Array.from({ length: 500 }, (_, k) => noticeEvent(i + k, service.url)), new Date());
-        const subscription = await post('events.subscribe', { alerte_id: alertRef.id, key: 'bench' });
+        const subscription = await post<{ subscription_id: string }>('events.subscribe', { alerte_id: alertRef.id, key: 'bench' });
         for (let i = 5000; i < 6000; i += 500) await appendEvents(db, alertRef, Array.from({ length: 500 }, (_, k) => noticeEvent(i + k, service.url)), new Date());
         // Out-of-order acknowledgements: every tenth of the first 300, the first one left unacknowledged.
-        const first = await post('events.poll', { subscription_id: subscription.subscription_id, limit: 100 });
-        for (const [i, e] of (first.events as { ack_token: string }[]).entries()) if (i % 10 === 5) await post('events.ack', { subscription_id: subscription.subscription_id, ack_token: e.ack_token });
-        const page = await post('events.poll', { subscription_id: subscription.subscription_id });
+        const first = await post<Page>('events.poll', { subscription_id: subscription.subscription_id, limit: 100 });
+        for (const [i, e] of first.events.entries()) if (i % 10 === 5) await post('events.ack', { subscription_id: subscription.subscription_id, ack_token: e.ack_token });
+        const page = await post<Page>('events.poll', { subscription_id: subscription.subscription_id });
         if (page.events.length !== 100 || !page.has_more) throw new Error('la page mesurée doit compter 100 événements et en annoncer d’autres');
         console.log(`  page de 100 événements : ${Buffer.byteLength(JSON.stringify(page))} octets de JSON`);
         const body = JSON.stringify({ subscription_id: subscription.subscription_id });
