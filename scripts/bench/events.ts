@@ -76,6 +76,8 @@ async function pollPage(): Promise<{ p50: number; p99: number }> {
         const body = JSON.stringify({ subscription_id: subscription.subscription_id });
         const figures = await measure('events.poll, page pleine (100 événements), 1 cx', { url: `${service.url}/api/mcp/v1/events.poll`, method: 'POST', headers, body }, 1);
         if (figures.errors || figures.non2xx) console.log(`  Attention : ${figures.errors + figures.non2xx} appels en erreur.`);
+        // The same run's floor: an admitted call answering a few hundred bytes (the machine's share of the tail).
+        await measure('events.subscriptions (1 abonnement), 1 cx, témoin', { url: `${service.url}/api/mcp/v1/events.subscriptions`, method: 'POST', headers, body: '{}' }, 1);
         return { p50: figures.p50, p99: figures.p99 };
       } finally {
         await db.destroy();
