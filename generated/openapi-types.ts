@@ -85,6 +85,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/events.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * S'abonner aux événements d'une alerte
+         * @description Crée un abonnement, relevé par interrogation (le service n'envoie pas de webhook),
+         *     aux événements d'une alerte active de l'organisation de l'appelant. Garder une clé
+         *     `key` stable par automatisation : la même clé sur la même alerte rend le même
+         *     abonnement (`created: false`), même si deux appels se croisent. Le premier départ
+         *     ne livre que les événements futurs : `checkpoint` est placé en tête du journal de
+         *     l'alerte ; `first_run` donne le prochain passage du robot (toutes les 3 heures,
+         *     heure de Paris, ISO 8601). `id` et `subscription_id` portent le même identifiant.
+         *     Une alerte inconnue ou d'une autre organisation répond 404 `not_found` ; une alerte
+         *     inactive (organisation revenue à la formule gratuite) répond 409 `conflict`. Au plus
+         *     20 abonnements par compte et 20 par organisation (un abonnement en pause compte) :
+         *     le 21e répond 409 `conflict`, exactement même sous des créations simultanées.
+         *     Exige la portée mcp:write explicitement (l'ancienne portée mcp:public ne suffit
+         *     pas), une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lire les événements d'un abonnement
+         * @description Rend les événements de l'alerte écrits après le `checkpoint` de l'abonnement et pas
+         *     encore acquittés, les plus anciens d'abord, par pages de 100 au plus (`limit`) ;
+         *     `has_more` dit qu'il en reste après cette page. Livraison au moins une fois : un
+         *     événement non acquitté revient à la lecture suivante, un événement acquitté
+         *     (evenements_acquitter, avec son `ack_token`) ne revient jamais. Sortes d'événement
+         *     (`kind`) : `nouveau_marche` (avis publié), `rappel_echeance` (date limite de réponse
+         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `attribution` (marché
+         *     attribué), `permis` (permis autorisé), `publication` (réseaux sociaux),
+         *     `deliberation` (conseil municipal), `annonce_bodacc`, `entreprise`, `contact`,
+         *     `vente` (DVF). Chaque événement porte `id`, `kind`, `alerte_id`, `source`,
+         *     `occurred_at` (ISO 8601, heure de Paris), `record` (la fiche telle que les recherches
+         *     la rendent : `id`, `titre`, `resume`, `fields`, jamais de coordonnées) et
+         *     `ack_token`. Les événements sont conservés 30 jours après leur écriture par le
+         *     robot : ceux qui sont purgés avant d'être lus sont sautés. Une alerte devenue
+         *     inactive met l'abonnement en pause (`warnings` le dit) : les événements déjà écrits
+         *     restent lisibles, aucun nouveau n'arrive. Un abonnement inconnu ou d'une autre
+         *     organisation répond 404 `not_found`.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.poll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acquitter un événement
+         * @description Acquitte un événement après son traitement réussi, avec l'`ack_token` que
+         *     evenements_lire a donné. Un événement acquitté ne revient plus ; acquitter deux fois
+         *     est sans effet (`acknowledged: true` les deux fois). Acquitter dans le désordre ne
+         *     perd rien : le `checkpoint` n'avance que sur le préfixe acquitté, et un événement
+         *     antérieur non acquitté revient à la lecture suivante. Un jeton altéré, ou émis pour
+         *     un autre abonnement, est refusé (400 `invalid_arguments`) ; un abonnement inconnu ou
+         *     d'une autre organisation répond 404 `not_found`. Exige la portée mcp:write
+         *     explicitement (l'ancienne portée mcp:public ne suffit pas), une organisation et un
+         *     rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.ack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supprimer un abonnement aux événements
+         * @description Supprime un abonnement de l'organisation de l'appelant et libère sa place (20 par
+         *     compte et par organisation). Une suppression répétée, ou celle d'un abonnement
+         *     inconnu ou d'une autre organisation, répond `removed: false` et ne change rien. Les
+         *     événements de l'alerte restent lisibles par ses autres abonnements. Supprimer
+         *     l'alerte supprime ses abonnements. Exige la portée mcp:write explicitement
+         *     (l'ancienne portée mcp:public ne suffit pas), une organisation et un rôle qui peut
+         *     écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les abonnements aux événements
+         * @description Liste les abonnements aux événements de l'organisation de l'appelant (20 au plus),
+         *     les plus récents d'abord : l'alerte suivie, la clé, le `checkpoint` et l'état
+         *     (`active`, ou `en_pause` quand l'alerte est inactive).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.subscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/entreprises.get": {
         parameters: {
             query?: never;
@@ -1327,6 +1481,65 @@ export interface components {
             modifie_par: string;
             /** Format: date-time */
             modifie_le: string;
+        };
+        /**
+         * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
+         *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
+         *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
+         *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
+         *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
+         *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
+         * @enum {string}
+         */
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
+        EventCheckpoint: string;
+        /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
+        EventRecord: {
+            /** @description Identifiant de la fiche dans sa source (à passer à l'outil de consultation de la source). */
+            id: string;
+            titre: string;
+            resume: string;
+            /** @description Les champs de la fiche, selon sa source (100 au plus), dont `url`, le lien permanent du service vers elle. */
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        AlertEvent: {
+            /**
+             * Format: uuid
+             * @description Identifiant de l'événement.
+             */
+            id: string;
+            kind: components["schemas"]["EventKind"];
+            /** Format: uuid */
+            alerte_id: string;
+            source: components["schemas"]["AlertSourceCode"];
+            /**
+             * Format: date-time
+             * @description Quand le fait a eu lieu (publication, autorisation, vente…), ISO 8601 avec le décalage de Paris.
+             */
+            occurred_at: string;
+            record: components["schemas"]["EventRecord"];
+            /** @description Jeton à rendre à evenements_acquitter après le traitement réussi de l'événement ; lié à l'abonnement et à l'événement. */
+            ack_token: string;
+        };
+        EventSubscription: {
+            /** Format: uuid */
+            subscription_id: string;
+            /** Format: uuid */
+            alerte_id: string;
+            alerte_nom: string;
+            key: string;
+            checkpoint: components["schemas"]["EventCheckpoint"];
+            /**
+             * @description `en_pause` quand l'alerte est inactive (organisation revenue à la formule gratuite) : aucun nouvel événement n'arrive.
+             * @enum {string}
+             */
+            etat: "active" | "en_pause";
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * @description Type de local, tel que DVF l'écrit.
@@ -2638,6 +2851,255 @@ export interface operations {
                         action: "list";
                         total: number;
                         items: components["schemas"]["Alert"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID de l'alerte (service_alerte, action list).
+                     */
+                    alerte_id: string;
+                    /** @description Clé stable de l'automatisation (120 caractères au plus) : la même clé sur la même alerte rend le même abonnement. */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'abonnement créé, ou l'abonnement existant de même clé sur cette alerte. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifiant de l'abonnement, à passer à evenements_lire et evenements_acquitter.
+                         */
+                        subscription_id: string;
+                        /**
+                         * Format: uuid
+                         * @description Le même identifiant que `subscription_id`.
+                         */
+                        id: string;
+                        checkpoint: components["schemas"]["EventCheckpoint"];
+                        /**
+                         * Format: date-time
+                         * @description Prochain passage du robot (ISO 8601, décalage de Paris) : les premiers événements ne peuvent pas arriver avant.
+                         */
+                        first_run: string;
+                        /** @description Faux quand l'abonnement de même clé existait déjà. */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement (evenements_abonnement_creer).
+                     */
+                    subscription_id: string;
+                    /**
+                     * @description Nombre maximal d'événements de la page, de 1 à 100 (100 par défaut).
+                     * @default 100
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Une page d'événements, les plus anciens d'abord. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        subscription_id: string;
+                        events: components["schemas"]["AlertEvent"][];
+                        checkpoint: components["schemas"]["EventCheckpoint"];
+                        /** @description Vrai quand d'autres événements non acquittés suivent cette page. */
+                        has_more: boolean;
+                        /** @description Ce qui limite la livraison (abonnement en pause), en français. */
+                        warnings: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Jeton d'acquittement de l'événement, tel que evenements_lire l'a rendu. */
+                    ack_token: string;
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement auquel le jeton appartient.
+                     */
+                    subscription_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'événement est acquitté. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Vrai : l'événement est acquitté (aussi quand il l'était déjà). */
+                        acknowledged: boolean;
+                        /** Format: uuid */
+                        subscription_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement.
+                     */
+                    subscription_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le résultat de la suppression. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                        /** Format: uuid */
+                        subscription_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description Les abonnements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        items: components["schemas"]["EventSubscription"][];
                     };
                 };
             };

@@ -60,7 +60,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey };
+  const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.

@@ -14,4 +14,6 @@ export interface Services {
   cursorKey: string;
   /** Signs the temporary download links of consultation files (kept in the database too). */
   dceLinkKey: string;
+  /** Signs the acknowledgement tokens of polled events (kept in the database too). */
+  eventAckKey: string;
 }

@@ -8,6 +8,7 @@ import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
 import { followUpActions } from './follow-ups/actions.js';
+import { eventActions } from './events/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
@@ -31,6 +32,7 @@ export function createRegistry(services: Services): Registry {
     ...awardActions(services),
     ...companyActions(services),
     ...dceActions(services),
+    ...eventActions(services),
     ...noticeActions(services),
     ...permitActions(services),
     ...referenceActions(services),
