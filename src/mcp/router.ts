@@ -86,7 +86,7 @@ function toolDefinition(tool: ToolEntry, profile: ProfileName): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     outputSchema: tool.outputSchema as Tool['outputSchema'],
-    annotations: { title: tool.title, readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
+    annotations: { title: tool.title, ...tool.annotations },
     ...(meta ? { _meta: meta } : {}),
   };
 }

@@ -22,6 +22,9 @@ function operation(name: string, method: 'get' | 'post'): OperationEntry {
     eligibleAccess: false,
     mcpTool: name,
     explicitWriteScope: false,
+    idempotent: true,
+    destructive: false,
+    openWorld: false,
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
   };

@@ -16,6 +16,9 @@ function operation(name: string, method: 'get' | 'post' = 'post'): OperationEntr
     eligibleAccess: false,
     mcpTool: name,
     explicitWriteScope: false,
+    idempotent: true,
+    destructive: false,
+    openWorld: false,
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
   };
@@ -35,6 +38,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     effect: 'read',
     paidOnly: false,
     card: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: null,
     outputSchema: null,
     recipes: [],

@@ -64,6 +64,9 @@ function entry(name: string, overrides: Partial<OperationEntry> = {}): Operation
     eligibleAccess: false,
     mcpTool: name.replace('.', '_'),
     explicitWriteScope: false,
+    idempotent: true,
+    destructive: false,
+    openWorld: false,
     inputSchema: { type: 'object', additionalProperties: false },
     outputSchema: { type: 'object' },
     ...overrides,
@@ -127,7 +130,16 @@ const cases: Case[] = [
       method: 'post',
       op: op('notes.supprimer', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-paid-only': true, 'x-mcp-tool': 'note_effacer' }),
     },
-    want: entry('notes.supprimer', { effect: 'write', scope: 'mcp:write', paidOnly: true, mcpTool: 'note_effacer' }),
+    want: entry('notes.supprimer', { effect: 'write', scope: 'mcp:write', paidOnly: true, mcpTool: 'note_effacer', idempotent: false }),
+  },
+  {
+    name: 'a write is idempotent, destructive or open-world only as declared; a read is always idempotent',
+    given: {
+      path: '/api/mcp/v1/notes.effacer',
+      method: 'post',
+      op: op('notes.effacer', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-idempotent': true, 'x-destructive': true, 'x-open-world': true }),
+    },
+    want: entry('notes.effacer', { effect: 'write', scope: 'mcp:write', idempotent: true, destructive: true, openWorld: true }),
   },
   {
     name: 'x-explicit-write-scope marks a write the legacy scope does not open',
@@ -136,7 +148,7 @@ const cases: Case[] = [
       method: 'post',
       op: op('notes.abonner', { 'x-effect': 'write', 'x-scope': 'mcp:write', 'x-explicit-write-scope': true }),
     },
-    want: entry('notes.abonner', { effect: 'write', scope: 'mcp:write', explicitWriteScope: true }),
+    want: entry('notes.abonner', { effect: 'write', scope: 'mcp:write', explicitWriteScope: true, idempotent: false }),
   },
   {
     name: 'x-eligible-access on a paid-only operation lets a granted eligible access open it',
