@@ -15,6 +15,8 @@ export interface Config {
   dceStoreUrl: string | undefined;
   /** The folder of the pieces by default: `dce-objects` beside the SQLite database, or under ./data. */
   dceStoreDir: string;
+  /** The alert robot runs inside the service (`ROBOT=off` turns it off: tests, a second process that must not tick). */
+  robot: boolean;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     dceStoreUrl: env.DCE_STORE_URL || undefined,
     dceStoreDir: defaultStoreDir(env.DATABASE_URL ?? 'sqlite:./data/service.sqlite'),
+    robot: !['off', '0', 'false', 'non'].includes((env.ROBOT ?? 'on').trim().toLowerCase()),
     limits: { ...DEFAULT_LIMITS },
   };
 }

@@ -17,6 +17,7 @@ import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
 import * as dce from './0014-dce.js';
 import * as alertEvents from './0015-alert-events.js';
+import * as robot from './0017-robot.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
   '0014-dce': dce,
   '0015-alert-events': alertEvents,
+  '0017-robot': robot,
 };
 
 const source: Knex.MigrationSource<string> = {
