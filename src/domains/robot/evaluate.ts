@@ -70,7 +70,7 @@ export function isDue(frequency: string, robotSlot: string | null, slot: Date): 
 }
 
 function toDueAlert(r: Record<string, unknown>): DueAlert {
-  let parsed: ParsedQuery | null = null;
+  let parsed: ParsedQuery | null;
   try {
     parsed = parseQuery(String(r.query));
   } catch {
