@@ -36,7 +36,7 @@ export async function benchRobot(): Promise<void> {
   // A document's text: a few words of the trade among ordinary ones (a 2,000-word vocabulary),
   // so that a two-word query matches a fraction of a percent of the batch, as real alerts do.
   const FILLER = Array.from({ length: 2000 }, (_, i) => `mot${i.toString(36)}`);
-  const phrase = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? pick(WORKS) : pick(FILLER))).join(' ');
+  const phrase = (n: number) => Array.from({ length: n }, (_, i) => (i % 8 === 0 ? pick(WORKS) : pick(FILLER))).join(' ');
   const terms = (n: number) => Array.from({ length: n }, () => pick(WORKS)).join(' ');
   const dir = mkdtempSync(join(tmpdir(), 'bench-robot-'));
   const db: Database = openDatabase(`sqlite:${join(dir, 'robot.sqlite')}`);
