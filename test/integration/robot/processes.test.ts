@@ -101,8 +101,20 @@ describe('alert robot processes (issue 15)', function () {
     let killedMidRun = 0;
     for (let i = 0; i < 20; i++) {
       const run = robot(database.databaseUrl, new Date(at));
-      // tsx starts in about a second; the run itself takes a few.
-      await new Promise((resolve) => setTimeout(resolve, 700 + Math.random() * 3500));
+      // Every other kill at any point from the spawn (start-up included); the others at a
+      // random point after this process claimed the slot (its lease: its clock + 2 min), so
+      // that kills fall inside runs whatever the machine's load makes of the start-up.
+      if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
+      else {
+        const lease = iso(at + ROBOT_LEASE_MS);
+        const exited = run.done.then(() => true);
+        for (let waited = 0; waited < 60_000; waited += 20) {
+          const row = (await db('robot_runs').first('lease_until')) as { lease_until: string } | undefined;
+          if ((row && row.lease_until >= lease) || (await Promise.race([exited, Promise.resolve(false)]))) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
+      }
       run.child.kill('SIGKILL');
       const outcome = await run.done;
       if (outcome.signal === 'SIGKILL') {
