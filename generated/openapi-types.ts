@@ -25,8 +25,12 @@ export interface paths {
          *     dossiers rattachés à un avis localisé ; `montant_min` ne vaut que pour
          *     `attribution` ; `dvf` et `attribution` exigent des départements suivis
          *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes. Une organisation
-         *     a au plus 200 alertes. Réservé à la formule abonnée ; exige une organisation et un
-         *     rôle qui peut écrire.
+         *     a au plus 200 alertes. Le robot signale ce qui est entré dans le service depuis la
+         *     dernière évaluation de l'alerte (fenêtre close une heure avant son passage, pour ne
+         *     rien manquer d'un import en cours), plus un rappel par avis signalé quand sa date
+         *     limite est à 7 jours ou moins (une fois) ; `permis` : autorisations des 45 derniers
+         *     jours ; `evaluee` donne la dernière évaluation. Réservé à la formule abonnée ; exige
+         *     une organisation et un rôle qui peut écrire.
          *
          *     Version du contrat : 3.0.0.
          */

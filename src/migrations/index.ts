@@ -17,8 +17,9 @@ import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
 import * as dce from './0014-dce.js';
 import * as alertEvents from './0015-alert-events.js';
-import * as workspace from './0018-workspace.js';
 import * as eventSubscriptions from './0016-event-subscriptions.js';
+import * as robot from './0017-robot.js';
+import * as workspace from './0018-workspace.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -36,8 +37,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
   '0014-dce': dce,
   '0015-alert-events': alertEvents,
-  '0018-workspace': workspace,
   '0016-event-subscriptions': eventSubscriptions,
+  '0017-robot': robot,
+  '0018-workspace': workspace,
 };
 
 const source: Knex.MigrationSource<string> = {
