@@ -10,6 +10,7 @@ import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { benchRobot } from './robot.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { MAX_SEARCH_DEPTH } from '../../src/platform/search/cursor.js';
@@ -220,6 +221,13 @@ export async function benchLargeSet(): Promise<void> {
     const failed = [get.latency, get.load, search.latency, search.load, ...sourceSearches.map((s) => s.figures)].reduce((n, f) => n + f.errors + f.non2xx, 0);
     if (failed) console.log(`Attention : ${failed} appels en erreur pendant les mesures.`);
     console.log('');
+    // The robot inside the large set (the service stopped: the run is the only writer).
+    const robotDb = openDatabase(databaseUrl);
+    try {
+      await benchRobot({ db: robotDb, label: 'dans le jeu large' });
+    } finally {
+      await robotDb.destroy();
+    }
     await benchLiveImport(join(data.dir, DEMO_FILES.unites));
     console.log(`Jeu large mesuré en ${seconds(Date.now() - started)}.`);
   } finally {

@@ -1,8 +1,11 @@
 // The alert robot's run (npm run bench, robot part): 10,000 active realtime alerts of
 // realistic keyword queries against a 3-hour batch of 10,000 new documents of mixed sources
 // (notices, awards, permits, posts, minutes, announcements, companies, contacts, sales), on a
-// fresh SQLite database. Measures the run (claim, reads, matching, writes, purge) and the
-// process's peak memory, next to the target (≤ 60 s). Deterministic (a seeded generator).
+// fresh SQLite database, and (npm run bench's large part) inside the large demo set, whose
+// millions of older rows the run must not read. Measures the run (claim, reads, matching,
+// writes, purge) and the process's peak memory, next to the target (≤ 60 s). Deterministic
+// (a seeded generator). The bench's clock is set in January 2026, before any real import,
+// so the large set's rows (entered when the bench imported them) are all after the window.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +33,8 @@ const WORKS = ['toiture', 'couverture', 'zinc', 'charpente', 'bardage', 'bois', 
 const PLACES = ['Rennes', 'Nantes', 'Brest', 'Quimper', 'Vannes', 'Lorient', 'Angers', 'Laval', 'Caen', 'Rouen', 'Lille', 'Lyon', 'Bordeaux', 'Toulouse', 'Marseille', 'Nice'];
 const DEPTS = ['35', '44', '29', '56', '22', '49', '53', '14', '76', '59', '69', '33', '31', '13', '06', '75'];
 
-export async function benchRobot(): Promise<void> {
+/** `into`: the large demo set's database (kept); without it, a fresh database of its own. */
+export async function benchRobot(into?: { db: Database; label: string }): Promise<void> {
   const random = prng(1515);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   // A document's text: a few words of the trade among ordinary ones (a 2,000-word vocabulary),
@@ -38,14 +42,14 @@ export async function benchRobot(): Promise<void> {
   const FILLER = Array.from({ length: 2000 }, (_, i) => `mot${i.toString(36)}`);
   const phrase = (n: number) => Array.from({ length: n }, (_, i) => (i % 8 === 0 ? pick(WORKS) : pick(FILLER))).join(' ');
   const terms = (n: number) => Array.from({ length: n }, () => pick(WORKS)).join(' ');
-  const dir = mkdtempSync(join(tmpdir(), 'bench-robot-'));
-  const db: Database = openDatabase(`sqlite:${join(dir, 'robot.sqlite')}`);
+  const dir = into ? null : mkdtempSync(join(tmpdir(), 'bench-robot-'));
+  const db: Database = into?.db ?? openDatabase(`sqlite:${join(dir as string, 'robot.sqlite')}`);
   try {
     await migrateLatest(db);
-    const now = new Date('2026-11-24T08:05:00Z');
+    const now = new Date('2026-01-15T08:05:00Z');
     const stamp = () => new Date(now.getTime() - 60 * 60_000 - Math.floor(random() * 3 * 3_600_000)).toISOString();
     const org = randomUUID();
-    await db('organisations').insert({ id: org, name: 'Bench robot', created_at: now.toISOString() });
+    await db('organisations').insert({ id: org, name: `Bench robot ${org}`, created_at: now.toISOString() });
 
     // The batch: 10,000 documents that entered in the three hours before the window's end.
     const share = (n: number) => Math.round((DOCUMENTS * n) / 100);
@@ -57,34 +61,34 @@ export async function benchRobot(): Promise<void> {
       return { ingested_at: at, updated_at: at };
     };
     await insert('notices', Array.from({ length: share(20) }, (_, i) => ({
-      marche_id: randomUUID(), annonce_id: `26-${i}`, source: 'BOAMP', objet: `${phrase(5)} ${pick(PLACES)}`, acheteur_nom: `Commune de ${pick(PLACES)}`, buyer_id: null,
-      date_parution: '2026-11-24', date_limite: new Date(now.getTime() + Math.floor(random() * 30) * 86_400_000).toISOString(), departements: JSON.stringify([pick(DEPTS)]),
+      marche_id: randomUUID(), annonce_id: `BENCH-26-${i}`, source: 'BOAMP', objet: `${phrase(5)} ${pick(PLACES)}`, acheteur_nom: `Commune de ${pick(PLACES)}`, buyer_id: null,
+      date_parution: '2026-01-15', date_limite: new Date(now.getTime() + Math.floor(random() * 30) * 86_400_000).toISOString(), departements: JSON.stringify([pick(DEPTS)]),
       types_marche: '["TRAVAUX"]', nature: null, nature_libelle: null, procedure_libelle: null, famille: null, etat: null, cpv: null, cpv_codes: '[]', ...common(),
     })));
     await insert('awards', Array.from({ length: share(10) }, (_, i) => ({
-      award_key: `bench-${i}`, id: `${i}`, acheteur_siret: null, acheteur_nom: `Ville de ${pick(PLACES)}`, buyer_id: null, objet: phrase(5), cpv: null, procedure: null, nature: null,
-      lieu_code: null, lieu_type: null, departement: pick(DEPTS), montant: Math.floor(random() * 2_000_000), date_notification: '2026-11-20', duree_mois: null, forme_prix: null, ...common(),
+      award_key: `bench-${i}`, id: `bench-${i}`, acheteur_siret: null, acheteur_nom: `Ville de ${pick(PLACES)}`, buyer_id: null, objet: phrase(5), cpv: null, procedure: null, nature: null,
+      lieu_code: null, lieu_type: null, departement: pick(DEPTS), montant: Math.floor(random() * 2_000_000), date_notification: '2026-01-10', duree_mois: null, forme_prix: null, ...common(),
     })));
     await insert('permits', Array.from({ length: share(10) }, (_, i) => ({
-      id: `PC0353${i}`, numero: `0353${i}`, type: 'PC', etat: '2', date_autorisation: '2026-11-10', commune: '35238', departement: pick(DEPTS), localite: pick(PLACES),
+      id: `BENCHPC${i}`, numero: `0353${i}`, type: 'PC', etat: '2', date_autorisation: '2026-01-10', commune: '35238', departement: pick(DEPTS), localite: pick(PLACES),
       nature_projet: phrase(3), superficie_terrain: null, demandeur: `SCI ${pick(PLACES)}`, siren_demandeur: null, siret_demandeur: null, categorie_juridique_demandeur: null,
       activite_demandeur: null, source_updated: null, ...common(),
     })));
     await insert('publications', Array.from({ length: share(15) }, () => ({
-      id: randomUUID(), reseau: 'linkedin', auteur: `Mairie de ${pick(PLACES)}`, date_publication: now.toISOString(), jour: '2026-11-24', texte: `${phrase(12)} à ${pick(PLACES)}`,
+      id: randomUUID(), reseau: 'linkedin', auteur: `Mairie de ${pick(PLACES)}`, date_publication: now.toISOString(), jour: '2026-01-15', texte: `${phrase(12)} à ${pick(PLACES)}`,
       commune: null, commune_nom: pick(PLACES), departement: pick(DEPTS), ...common(),
     })));
     await insert('deliberations', Array.from({ length: share(10) }, () => ({
-      id: randomUUID(), commune: '35238', commune_nom: pick(PLACES), departement: pick(DEPTS), date_seance: '2026-11-20', numero: null, titre: phrase(5), texte: phrase(60), source: null, ...common(),
+      id: randomUUID(), commune: '35238', commune_nom: pick(PLACES), departement: pick(DEPTS), date_seance: '2026-01-10', numero: null, titre: phrase(5), texte: phrase(60), source: null, ...common(),
     })));
     await insert('announcements', Array.from({ length: share(15) }, (_, i) => ({
-      id: `B${i}`, bulletin: 'A', numero_parution: '1', numero_annonce: i, date_parution: '2026-11-24', famille: 'creation', famille_libelle: 'Création', type_avis: null,
+      id: `BENCH-B${i}`, bulletin: 'A', numero_parution: '1', numero_annonce: i, date_parution: '2026-01-15', famille: 'creation', famille_libelle: 'Création', type_avis: null,
       type_avis_libelle: null, departement: pick(DEPTS), departement_nom: null, ville: pick(PLACES), code_postal: null, tribunal: null, type_personne: 'pm',
       denomination: `${pick(WORKS).toUpperCase()} ${pick(PLACES).toUpperCase()}`, forme_juridique: null, activite: phrase(6), sirens: '[]', jugement_famille: null,
       jugement_nature: null, jugement_date: null, detail: null, details_illisibles: '[]', ...common(),
     })));
     const companies = Array.from({ length: share(10) }, (_, i) => ({
-      siren: String(300_000_000 + i), denomination: `${pick(WORKS).toUpperCase()} ${pick(WORKS).toUpperCase()} ${pick(PLACES).toUpperCase()}`, activite_principale: '43.91A',
+      siren: String(990_000_000 + i), denomination: `${pick(WORKS).toUpperCase()} ${pick(WORKS).toUpperCase()} ${pick(PLACES).toUpperCase()}`, activite_principale: '43.91A',
       etat: 'A', nic_siege: '00011', date_creation: '2026-11-01', unit_known: true, ...common(),
     }));
     await insert('companies', companies);
@@ -94,7 +98,7 @@ export async function benchRobot(): Promise<void> {
       commune: null, commune_nom: pick(PLACES), departement: pick(DEPTS), organisation_mots: 'ville', role_mots: 'responsable', ...common(),
     })));
     await insert('sales', Array.from({ length: share(5) }, (_, i) => ({
-      id_mutation: `2026-${i}`, date_mutation: '2026-06-01', nature_mutation: 'Vente', valeur_fonciere: 250_000, departement: pick(DEPTS), code_commune: '35238', nom_commune: pick(PLACES),
+      id_mutation: `BENCH-${i}`, date_mutation: '2026-06-01', nature_mutation: 'Vente', valeur_fonciere: 250_000, departement: pick(DEPTS), code_commune: '35238', nom_commune: pick(PLACES),
       code_postal: '35000', nombre_locaux: 1, nombre_parcelles: 1, locaux: '[]', parcelles: '[]', ...common(),
     })));
 
@@ -107,7 +111,7 @@ export async function benchRobot(): Promise<void> {
       return {
         id: randomUUID(), organisation_id: org, created_by: org, name: `alerte ${i}`, query, frequency: 'realtime', sources: JSON.stringify(sources), sources_watched: JSON.stringify(watched),
         departements: JSON.stringify(departements), departements_followed: JSON.stringify(departements), departement: null, montant_min: random() < 0.2 ? 100_000 : null, is_active: true,
-        kind: 'mots_cles', criteria: `${i}`, created_at: '2026-11-01T00:00:00.000Z', last_evaluated_at: null, robot_slot: null, robot_window_end: new Date(now.getTime() - 4 * 3_600_000 - 60_000).toISOString(),
+        kind: 'mots_cles', criteria: `${i}`, created_at: '2026-01-01T00:00:00.000Z', last_evaluated_at: null, robot_slot: null, robot_window_end: new Date(now.getTime() - 4 * 3_600_000 - 60_000).toISOString(),
       };
     });
     await insert('alerts', alerts);
@@ -120,13 +124,15 @@ export async function benchRobot(): Promise<void> {
     if (!outcome.ran) throw new Error('le créneau du banc n’a pas été évalué');
     const reached = outcome.seconds <= ROBOT_TARGET_SECONDS;
     console.log(
-      `Robot des alertes : ${formatInt(outcome.alertsEvaluated)} alertes × ${formatInt(DOCUMENTS)} documents nouveaux (SQLite) en ${outcome.seconds.toFixed(1)} s ` +
+      `Robot des alertes${into ? ` (${into.label})` : ''} : ${formatInt(outcome.alertsEvaluated)} alertes × ${formatInt(DOCUMENTS)} documents nouveaux (SQLite) en ${outcome.seconds.toFixed(1)} s ` +
         `(objectif ≤ ${ROBOT_TARGET_SECONDS} s) ${verdict(reached)} ; ${formatInt(outcome.eventsWritten)} événements écrits ` +
         `(${Object.entries(outcome.bySource).map(([s, n]) => `${s} ${formatInt(n)}`).join(', ')}) ; mémoire du processus : ${Math.round(before / 1048576)} Mio avant, pic ${Math.round(peak / 1048576)} Mio`,
     );
   } finally {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    if (!into) {
+      await db.destroy();
+      rmSync(dir as string, { recursive: true, force: true });
+    }
   }
 }
 
