@@ -76,7 +76,19 @@ async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
   const started = Date.now();
   console.log(`Génération du jeu de données large dans ${dir}${given ? '' : ' (temporaire)'}…`);
   try {
-    const written = await writeDemoData({ scale: 'large', outDir: dir, seed: 1 });
+    // Each step's duration (the 5,000 consultation files' zips among them).
+    let step: { label: string; at: number } | null = null;
+    const endStep = () => step && console.log(`  ${step.label} ${seconds(Date.now() - step.at)}`);
+    const written = await writeDemoData({
+      scale: 'large',
+      outDir: dir,
+      seed: 1,
+      onStep: (label) => {
+        endStep();
+        step = { label, at: Date.now() };
+      },
+    });
+    endStep();
     console.log(`  ${formatInt(written.counts.entreprises)} entreprises, ${formatInt(written.counts.etablissements)} établissements, ${formatInt(written.counts.avis)} avis en ${seconds(Date.now() - started)}.`);
   } catch (err) {
     cleanup();
