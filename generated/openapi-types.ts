@@ -259,9 +259,14 @@ export interface paths {
          *     doit appartenir au SIREN. Par SIREN, la fiche décrit le siège ; par SIRET,
          *     l'établissement demandé. Une entreprise inconnue donne `results` vide (200). Aucune
          *     coordonnée (téléphone, courriel, site web) ; `url` est le lien permanent du service
-         *     vers la fiche. `capital_social_eur`, `dirigeants` et `evolution_ca` ne sont pas dans
-         *     les sources publiques importées (SIRENE, RGE) : null et listes vides. Ne consomme
-         *     aucune unité de consultation de dossier.
+         *     vers la fiche. `dirigeants` et `capital_social_eur` viennent du Registre national des
+         *     entreprises (INPI) : nom, prénoms, qualité et au plus l'année de naissance d'une
+         *     personne physique, SIREN et lien vers la fiche d'une personne morale dirigeante.
+         *     `evolution_ca` donne les comptes publiés (ratios financiers BCE/INPI) par exercice, le
+         *     plus récent d'abord, avec l'évolution du chiffre d'affaires ; des comptes confidentiels
+         *     ne montrent aucun montant. `procedures_collectives` : les procédures publiées au
+         *     BODACC, datées. Sources non importées : null et listes vides. Ne consomme aucune unité
+         *     de consultation de dossier.
          *
          *     Version du contrat : 3.0.0.
          */
@@ -289,7 +294,9 @@ export interface paths {
          *     ignorés) et par filtres : codes ou débuts de codes NAF (`naf`), département
          *     (`localisation.dept`, un établissement actif dans le département), entreprises RGE
          *     seulement (`rge`), domaine RGE (`domaine_rge`), tranches d'effectif (`effectif`),
-         *     actives seulement (`actives`, vrai par défaut). Résultats par pertinence puis date
+         *     actives seulement (`actives`, vrai par défaut), tranche de chiffre d'affaires du dernier
+         *     exercice publié (`chiffre_affaires_min`, `chiffre_affaires_max`, en euros ; les comptes
+         *     confidentiels n'y répondent pas), dirigeants connus (`dirigeants_connus`). Résultats par pertinence puis date
          *     de création, par pages de `limit` (1 à 50, 10 par défaut) ; `next_cursor` donne la
          *     page suivante (à renvoyer tel quel avec les mêmes arguments dans `cursor`). Une
          *     recherche ne va pas au-delà des 1000 premiers résultats (pas d'export de masse) ;
@@ -2106,7 +2113,7 @@ export interface components {
                 /** @description Lien permanent du service vers cette fiche. */
                 url: string;
                 ville: string | null;
-                /** @description Absent des sources importées. */
+                /** @description Capital social en euros tel que déclaré au Registre national des entreprises (INPI, « montantCapital ») ; null si le RNE n'est pas importé pour cette entreprise, si elle n'a pas de capital (entreprise individuelle) ou s'il est déclaré dans une autre devise. */
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
@@ -2115,17 +2122,54 @@ export interface components {
                 rge_domaines: string[];
                 /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
                 procedures_collectives: components["schemas"]["CollectiveProceeding"][];
-                /** @description Absent des sources importées (liste vide). */
-                dirigeants: {
-                    nom?: string;
-                    qualite?: string;
-                }[];
-                /** @description Absent des sources importées (liste vide). */
-                evolution_ca: {
-                    annee?: number;
-                    chiffre_affaires_eur?: number;
-                }[];
+                /** @description Dirigeants en fonction déclarés au Registre national des entreprises (INPI), dans l'ordre du registre, 100 au plus ; liste vide si le RNE n'est pas importé pour cette entreprise. Comme sur les registres publics : nom, prénoms, qualité et au plus l'année de naissance d'une personne physique (jamais la date complète ni l'adresse) ; une personne morale dirigeante porte son SIREN et le lien vers sa propre fiche. Une entreprise qui a refusé la diffusion commerciale ne montre que ses dirigeants personnes morales. */
+                dirigeants: components["schemas"]["CompanyOfficer"][];
+                /** @description Comptes annuels publiés (jeu « ratios financiers BCE/INPI »), un élément par exercice clos, le plus récent d'abord, 30 au plus ; liste vide si aucun compte n'est importé. Quand plusieurs bilans clôturent le même jour, ceux de l'entreprise elle-même sont retenus : complet (C), puis simplifié (S), puis les autres, consolidé (K) en dernier. Valeurs telles que publiées, jamais corrigées (un résultat net supérieur au chiffre d'affaires est montré tel quel). Des comptes déclarés confidentiels par l'entreprise ne montrent aucun montant (« comptes_confidentiels » vrai). */
+                evolution_ca: components["schemas"]["CompanyYearAccounts"][];
             };
+        };
+        /** @description Un dirigeant d'une entreprise, tel que le Registre national des entreprises le publie. */
+        CompanyOfficer: {
+            /**
+             * @description Personne physique ou personne morale (société dirigeante).
+             * @enum {string}
+             */
+            type: "personne_physique" | "personne_morale";
+            /** @description Nom de la personne physique ; dénomination de la personne morale. */
+            nom: string;
+            /** @description Prénoms d'une personne physique, séparés par des espaces ; null pour une personne morale. */
+            prenoms: string | null;
+            /** @description Qualité (rôle) en clair : Président, Gérant, Directeur général, Commissaire aux comptes titulaire… */
+            qualite: string;
+            /** @description Année de naissance d'une personne physique quand le registre la donne ; jamais le mois ni le jour. null sinon. */
+            annee_naissance: number | null;
+            /** @description SIREN d'une personne morale dirigeante ; null pour une personne physique. */
+            siren: string | null;
+            /** @description Dénomination d'une personne morale dirigeante ; null pour une personne physique. */
+            denomination: string | null;
+            /** @description Lien permanent du service vers la fiche de la personne morale dirigeante (entreprises.get avec son SIREN) ; null pour une personne physique. */
+            url: string | null;
+        };
+        /** @description Les comptes d'un exercice clos (montants en euros, tels que publiés). */
+        CompanyYearAccounts: {
+            /** @description Date de clôture de l'exercice (AAAA-MM-JJ). */
+            exercice: string;
+            /** @description Mois écoulés depuis la clôture de l'exercice précédent connu ; null pour le plus ancien (le jeu ne publie pas la durée). */
+            duree_mois: number | null;
+            /** @description Type de bilan publié : C (complet), S (simplifié), K (consolidé), ou autre tel que publié. */
+            type_bilan: string;
+            /** @description Vrai quand l'entreprise a déclaré ses comptes confidentiels ; aucun montant n'est alors montré. */
+            comptes_confidentiels: boolean;
+            /** @description Chiffre d'affaires ; null si non publié ou confidentiel. */
+            chiffre_affaires: number | null;
+            /** @description Résultat net ; null si non publié ou confidentiel. */
+            resultat_net: number | null;
+            /** @description Marge brute ; null si non publiée ou confidentielle. */
+            marge_brute: number | null;
+            /** @description Excédent brut d'exploitation ; null si non publié ou confidentiel. */
+            ebe: number | null;
+            /** @description Évolution du chiffre d'affaires depuis l'exercice précédent, en %, à une décimale ; null si l'un des deux est inconnu ou confidentiel, ou si le précédent est nul. */
+            variation_ca_pct: number | null;
         };
         /**
          * @description Adresse MCP : `full` = `/api/mcp`, `connectors` = `/api/mcp/connectors`, `assistant` = `/api/mcp/assistant`.
@@ -3190,6 +3234,12 @@ export interface operations {
                      * @default true
                      */
                     actives?: boolean;
+                    /** @description Chiffre d'affaires minimal (euros) du dernier exercice publié. */
+                    chiffre_affaires_min?: number;
+                    /** @description Chiffre d'affaires maximal (euros) du dernier exercice publié. */
+                    chiffre_affaires_max?: number;
+                    /** @description Vrai : entreprises dont le RNE donne au moins un dirigeant ; faux : celles sans dirigeant connu. */
+                    dirigeants_connus?: boolean;
                     /** @default 10 */
                     limit?: number;
                     /** @description Le `next_cursor` d'une réponse précédente, tel quel. */

@@ -35,6 +35,7 @@ import { contactRecord } from '../contacts/actions.js';
 import { COMPANIES_SEARCH, companySearchDocuments } from '../companies/search-index.js';
 import { companyBySiren } from '../companies/store.js';
 import { companyRecord, MAX_PROCEEDINGS } from '../companies/actions.js';
+import { detailsBySiren } from '../companies/details.js';
 import { salesByIds } from '../sales/store.js';
 import { saleRecord } from '../sales/actions.js';
 import type { PermitType } from '../permits/rows.js';
@@ -317,9 +318,10 @@ const companies: SourceReader = {
     const today = parisDay(ctx.now);
     const out = new Map<string, EventRecord>();
     const proceedings = await proceedingsBySiren(db, keys, PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
+    const details = await detailsBySiren(db, keys);
     for (const siren of keys) {
       const view = await companyBySiren(db, siren, today);
-      if (view) out.set(siren, companyRecord(view, ctx.publicUrl, false, proceedings.get(siren) ?? []));
+      if (view) out.set(siren, companyRecord(view, ctx.publicUrl, false, proceedings.get(siren) ?? [], details.get(siren)));
     }
     return out;
   },
