@@ -89,6 +89,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Aperçu d'une alerte avant de la créer
+         * @description Dit ce qu'une alerte de ces critères (les mêmes que `alertes.create`, sans nom ni
+         *     fréquence) aurait trouvé sur les 7 derniers jours, sans rien créer ni écrire : le
+         *     robot des alertes est rejoué à blanc sur les documents entrés dans le service depuis
+         *     7 jours (jusqu'à l'instant de l'appel), avec les mêmes règles que pour une alerte
+         *     enregistrée (termes, départements, `montant_min`, permis autorisés des 45 derniers
+         *     jours). Pour chaque source surveillée : le nombre de fiches trouvées et les plus
+         *     récentes (`limit` par source, 5 par défaut, 10 au plus), telles que les recherches
+         *     les rendent (sans coordonnées) ; `rappels_echeance` compte les avis dont la date
+         *     limite tombe dans les 7 jours (le rappel J-7 serait envoyé aussitôt). Les mêmes
+         *     `sources_surveillees` et `warnings` que `alertes.create`, et les mêmes refus. Ouvert
+         *     à toutes les formules, pour juger d'une alerte avant de s'abonner : en formule
+         *     gratuite, les nombres sont complets mais 2 fiches au plus sont données par source
+         *     (un avertissement le dit).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["alertes.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/events.subscribe": {
         parameters: {
             query?: never;
@@ -2855,6 +2889,84 @@ export interface operations {
                         action: "list";
                         total: number;
                         items: components["schemas"]["Alert"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots-clés ; tous les mots requis, "une phrase" exacte, une virgule sépare des alternatives (OU). */
+                    query: string;
+                    /** @description Sources à essayer ; par défaut les dix. */
+                    sources?: components["schemas"]["AlertSourceCode"][];
+                    departement?: components["schemas"]["DepartementCode"];
+                    /** @description Départements suivis (110 codes au plus). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    /** @description Montant minimal en euros, de 0 à 1 000 000 000 000 (source attribution seulement). */
+                    montant_min?: number;
+                    /**
+                     * @description Fiches rendues par source, les plus récentes d'abord (2 au plus en formule gratuite).
+                     * @default 5
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Ce que l'alerte aurait trouvé sur 7 jours, par source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "apercu";
+                        /**
+                         * Format: date-time
+                         * @description Début de la fenêtre (il y a 7 jours), heure de Paris.
+                         */
+                        depuis: string;
+                        /**
+                         * Format: date-time
+                         * @description Fin de la fenêtre (l'instant de l'appel), heure de Paris.
+                         */
+                        jusqu_a: string;
+                        /** @description Fiches trouvées */
+                        total: number;
+                        /** @description Avis trouvés dont la date limite tombe dans les 7 jours : le rappel J-7 serait signalé dès le premier passage. */
+                        rappels_echeance: number;
+                        /** @description Une entrée par source surveillée, dans l'ordre des sources. */
+                        par_source: {
+                            source: components["schemas"]["AlertSourceCode"];
+                            total: number;
+                            /** @description Les fiches trouvées les plus récemment entrées d'abord. */
+                            records: components["schemas"]["EventRecord"][];
+                        }[];
+                        sources_surveillees: components["schemas"]["AlertSourceCode"][];
+                        /** @description Ce qui ne serait pas surveillé comme demandé, et les limites de l'aperçu, en français. */
+                        warnings: string[];
                     };
                 };
             };
