@@ -3014,7 +3014,7 @@ export interface operations {
                          * @description Fin de la fenêtre (l'instant de l'appel), heure de Paris.
                          */
                         jusqu_a: string;
-                        /** @description Fiches trouvées */
+                        /** @description Fiches trouvées, toutes sources. */
                         total: number;
                         /** @description Avis trouvés dont la date limite tombe dans les 7 jours : le rappel J-7 serait signalé dès le premier passage. */
                         rappels_echeance: number;
@@ -4195,7 +4195,7 @@ export interface operations {
                             /** Format: date-time */
                             expire_le: string;
                         } | null;
-                        /** @description La prochaine étape */
+                        /** @description La prochaine étape, en français. */
                         message: string;
                     };
                 };

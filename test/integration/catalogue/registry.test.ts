@@ -22,8 +22,8 @@ function contactDetails(text: string, ownUrl: string): string[] {
   return found;
 }
 
-/** Counters that move with every call (the quota tools): equal shapes, not equal values. */
-const MOVING = new Set(['utilises', 'prochaine_liberation']);
+/** Values that move with every call (the quota counters, the preview's window): equal shapes, not equal values. */
+const MOVING = new Set(['utilises', 'prochaine_liberation', 'depuis', 'jusqu_a']);
 function steady(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(steady);
   if (value === null || typeof value !== 'object') return value;
