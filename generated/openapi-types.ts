@@ -89,6 +89,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Aperçu d'une alerte avant de la créer
+         * @description Dit ce qu'une alerte de ces critères (les mêmes que `alertes.create`, sans nom ni
+         *     fréquence) aurait trouvé sur les 7 derniers jours, sans rien créer ni écrire : le
+         *     robot des alertes est rejoué à blanc sur les documents entrés dans le service depuis
+         *     7 jours (jusqu'à l'instant de l'appel), avec les mêmes règles que pour une alerte
+         *     enregistrée (termes, départements, `montant_min`, permis autorisés des 45 derniers
+         *     jours). Pour chaque source surveillée : le nombre de fiches trouvées et les plus
+         *     récentes (`limit` par source, 5 par défaut, 10 au plus), telles que les recherches
+         *     les rendent (sans coordonnées) ; `rappels_echeance` compte les avis dont la date
+         *     limite tombe dans les 7 jours (le rappel J-7 serait envoyé aussitôt). Les mêmes
+         *     `sources_surveillees` et `warnings` que `alertes.create`, et les mêmes refus. Ouvert
+         *     à toutes les formules, pour juger d'une alerte avant de s'abonner : en formule
+         *     gratuite, les nombres sont complets mais 2 fiches au plus sont données par source
+         *     (un avertissement le dit).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["alertes.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/events.subscribe": {
         parameters: {
             query?: never;
@@ -736,6 +770,67 @@ export interface paths {
          *     Version du contrat : 3.0.0.
          */
         post: operations["quotas.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/abonnement.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La formule de l'organisation et ce qu'elle ouvre
+         * @description Donne la formule de l'organisation de l'appelant (`free` ou `subscribed`), ses options
+         *     (option e-mail, accès éligible accordé), le nombre de ses membres, le prix de la
+         *     formule abonnée (12 € HT par utilisateur et par mois, sans engagement) et le montant
+         *     mensuel qu'elle représenterait pour l'organisation, les plafonds de chaque formule, et
+         *     ce que chaque formule ou option ouvre : la liste des opérations réservées, tirée du
+         *     contrat lui-même (`x-paid-only`, `x-eligible-access`), avec pour chacune si l'accès en
+         *     cours l'ouvre. `demande_en_cours` donne la demande d'abonnement en attente de
+         *     confirmation par un administrateur (voir `abonnement.subscribe`). Un compte sans
+         *     organisation est en formule gratuite (`organisation` nul). Consomme un appel comme
+         *     tout appel. Non servi sur l'adresse de l'assistant.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["abonnement.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/abonnement.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Demander l'abonnement de l'organisation
+         * @description Démarre une demande d'abonnement de l'organisation de l'appelant à la formule abonnée
+         *     (12 € HT par utilisateur et par mois, sans engagement) et rend l'adresse (`url`) de la
+         *     page du compte où un administrateur de l'organisation la confirme, après connexion ;
+         *     c'est cette confirmation qui change la formule, pas l'appel. Un membre peut demander,
+         *     seul un administrateur confirme. Rejouer l'appel rend la même demande tant qu'elle
+         *     attend (`created: false`) ; une demande non confirmée expire au bout de 7 jours. Une
+         *     organisation déjà abonnée reçoit `deja_abonnee: true` et l'adresse de la page de sa
+         *     formule, sans demande. Exige une organisation et un rôle qui peut écrire ; consomme un
+         *     appel comme tout appel. Non servi sur l'adresse de l'assistant.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["abonnement.subscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2916,6 +3011,84 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    "alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots-clés ; tous les mots requis, "une phrase" exacte, une virgule sépare des alternatives (OU). */
+                    query: string;
+                    /** @description Sources à essayer ; par défaut les dix. */
+                    sources?: components["schemas"]["AlertSourceCode"][];
+                    departement?: components["schemas"]["DepartementCode"];
+                    /** @description Départements suivis (110 codes au plus). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    /** @description Montant minimal en euros, de 0 à 1 000 000 000 000 (source attribution seulement). */
+                    montant_min?: number;
+                    /**
+                     * @description Fiches rendues par source, les plus récentes d'abord (2 au plus en formule gratuite).
+                     * @default 5
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Ce que l'alerte aurait trouvé sur 7 jours, par source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "apercu";
+                        /**
+                         * Format: date-time
+                         * @description Début de la fenêtre (il y a 7 jours), heure de Paris.
+                         */
+                        depuis: string;
+                        /**
+                         * Format: date-time
+                         * @description Fin de la fenêtre (l'instant de l'appel), heure de Paris.
+                         */
+                        jusqu_a: string;
+                        /** @description Fiches trouvées, toutes sources. */
+                        total: number;
+                        /** @description Avis trouvés dont la date limite tombe dans les 7 jours : le rappel J-7 serait signalé dès le premier passage. */
+                        rappels_echeance: number;
+                        /** @description Une entrée par source surveillée, dans l'ordre des sources. */
+                        par_source: {
+                            source: components["schemas"]["AlertSourceCode"];
+                            total: number;
+                            /** @description Les fiches trouvées les plus récemment entrées d'abord. */
+                            records: components["schemas"]["EventRecord"][];
+                        }[];
+                        sources_surveillees: components["schemas"]["AlertSourceCode"][];
+                        /** @description Ce qui ne serait pas surveillé comme demandé, et les limites de l'aperçu, en français. */
+                        warnings: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     "events.subscribe": {
         parameters: {
             query?: never;
@@ -3938,6 +4111,142 @@ export interface operations {
                         appels_minute: components["schemas"]["SlidingQuota"];
                         appels_jour: components["schemas"]["SlidingQuota"];
                         dossiers_jour: components["schemas"]["DailyQuota"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "abonnement.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description La formule, ses options et ce qu'elles ouvrent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        formule: "free" | "subscribed";
+                        /** @description L'organisation de l'appelant ; nul pour un compte sans organisation. */
+                        organisation: {
+                            nom: string;
+                            membres: number;
+                            /** @description Membres × prix unitaire : ce que coûte (ou coûterait) la formule abonnée par mois, hors taxes. */
+                            montant_mensuel_ht_eur: number;
+                        } | null;
+                        options: {
+                            /** @description L'option e-mail : un domaine d'envoi personnalisé pour les e-mails envoyés par le service. */
+                            option_email: boolean;
+                            /** @description Un accès éligible accordé à l'organisation : ouvre les opérations marquées `x-eligible-access` sans la formule abonnée. */
+                            acces_eligible: boolean;
+                        };
+                        prix: {
+                            montant_ht_eur: number;
+                            /** @constant */
+                            unite: "par utilisateur et par mois";
+                            /** @description Faux : résiliable à tout moment. */
+                            engagement: boolean;
+                            texte: string;
+                        };
+                        /** @description Les plafonds de chaque formule (une organisation peut avoir des plafonds négociés, voir compte_quotas). */
+                        formules: {
+                            /** @enum {string} */
+                            code: "free" | "subscribed";
+                            /** @description Par utilisateur et par mois. */
+                            prix_ht_eur: number;
+                            appels_minute: number;
+                            appels_jour: number;
+                            dossiers_jour: number;
+                        }[];
+                        /** @description Les opérations réservées, tirées du contrat. */
+                        operations_reservees: {
+                            operation: string;
+                            /** @description L'outil MCP qui l'exécute. */
+                            outil: string;
+                            /** @enum {string} */
+                            ouverte_par: "formule_abonnee" | "formule_abonnee_ou_acces_eligible";
+                            /** @description Si la formule et les options de l'organisation l'ouvrent à l'appelant. */
+                            ouverte: boolean;
+                        }[];
+                        demande_en_cours: {
+                            /** @description La page du compte où un administrateur confirme. */
+                            url: string;
+                            /** Format: date-time */
+                            demandee_le: string;
+                            /** Format: date-time */
+                            expire_le: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "abonnement.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description La demande en attente de confirmation, ou la formule déjà abonnée. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "souscription";
+                        /** @enum {string} */
+                        formule: "free" | "subscribed";
+                        deja_abonnee: boolean;
+                        /** @description Vrai quand cet appel a démarré la demande. */
+                        created: boolean;
+                        /** @description La page du compte à ouvrir (par un administrateur de l'organisation pour confirmer). */
+                        url: string;
+                        demande: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            demandee_le: string;
+                            /** Format: date-time */
+                            expire_le: string;
+                        } | null;
+                        /** @description La prochaine étape, en français. */
+                        message: string;
                     };
                 };
             };

@@ -7,9 +7,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { parisIso } from '../src/platform/paris-time.js';
-import { alertForPreview, evaluateAlerts, REMINDER_GROUP } from '../src/domains/robot/evaluate.js';
+import { alertForPreview, dryRun, REMINDER_GROUP } from '../src/domains/robot/evaluate.js';
 import { runRobotSlot } from '../src/domains/robot/run.js';
-import { robotSlotOf } from '../src/domains/robot/schedule.js';
 import { fail, withDatabase } from './lib/cli.js';
 
 const { values } = parseArgs({
@@ -66,9 +65,7 @@ if (values.once) {
   await withDatabase(async (db) => {
     const alert = await alertForPreview(db, id);
     if (!alert) fail(`alerte inconnue : ${id}.`);
-    const when = now();
-    const result = await evaluateAlerts({ db, publicUrl, now: when, slot: robotSlotOf(when), alerts: [alert], claim: null });
-    const events = result.found.get(alert.id) ?? [];
+    const events = await dryRun({ db, publicUrl, now: now(), alert });
     console.log(`Alerte « ${alert.name} » (${alert.frequency}${alert.isActive ? '' : ', inactive : le robot ne l’évalue pas'}), essai à blanc, rien n'est écrit :`);
     console.log(`  fenêtre : entrés dans le service après le ${parisIso(new Date(alert.from))}`);
     console.log(`  ${events.length} événement${events.length > 1 ? 's' : ''} (déjà signalés compris : l'écriture les écarterait)`);

@@ -110,6 +110,9 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
+    .get('/compte/abonnement', accountPages.plan)
+    .get('/compte/abonnement/:id', accountPages.subscriptionRequest)
+    .post('/compte/abonnement/:id/confirmer', accountPages.confirmSubscription)
     .all(/^\/compte/, accountPages.signInRequired)
     // Record pages (every record's `url`), through the call path
     // Consultation files' temporary links: the path (the token) is never written in the log.

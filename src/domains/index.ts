@@ -14,6 +14,7 @@ import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
 import { noticeActions } from './notices/actions.js';
 import { permitActions } from './permits/actions.js';
+import { planActions } from './plan/actions.js';
 import { helpActions } from './help/actions.js';
 import { referenceActions } from './reference/actions.js';
 import { saleActions } from './sales/actions.js';
@@ -42,5 +43,6 @@ export function createRegistry(services: Services): Registry {
     ...postActions(services),
     ...contactActions(services),
     ...followUpActions(services),
+    ...planActions(services),
   };
 }

@@ -20,6 +20,7 @@ import * as alertEvents from './0015-alert-events.js';
 import * as eventSubscriptions from './0016-event-subscriptions.js';
 import * as robot from './0017-robot.js';
 import * as workspace from './0018-workspace.js';
+import * as subscriptionRequests from './0019-subscription-requests.js';
 import * as companyRecords from './0022-company-records.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0016-event-subscriptions': eventSubscriptions,
   '0017-robot': robot,
   '0018-workspace': workspace,
+  '0019-subscription-requests': subscriptionRequests,
   '0022-company-records': companyRecords,
 };
 

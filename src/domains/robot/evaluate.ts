@@ -3,6 +3,7 @@
 // bound), matched in memory (the percolator), then each alert's events and its progress are
 // written in one transaction: a run that dies leaves every alert either done (its events and
 // its progress) or untouched, and a replay writes no duplicate (the events' unique key).
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/database.js';
 import { retryWhileBusy } from '../../platform/db/busy.js';
 import { parseQuery, type ParsedQuery } from '../../platform/search/query-syntax.js';
@@ -10,6 +11,7 @@ import { appendEvents, type EventRecord, type NewEvent } from '../events/store.j
 import { noticesByIds } from '../notices/store.js';
 import { noticeRecord } from '../notices/actions.js';
 import { Percolator } from './percolator.js';
+import { robotSlotOf } from './schedule.js';
 import { renewLease, type SlotClaim } from './slot-lease.js';
 import { SOURCE_READERS, type NewDocument, type SourceReader } from './sources.js';
 
@@ -109,11 +111,49 @@ export async function alertForPreview(db: Database, id: string): Promise<DueAler
   return row ? toDueAlert(row) : null;
 }
 
+/**
+ * An alert that is not stored (alertes.preview): its criteria as planned, with a window
+ * opening at `from`. Its id matches no stored event, so no earlier reminder is found.
+ */
+export function unsavedAlert(
+  criteria: { query: string; frequency: string; sourcesWatched: string[]; departements: string[]; departementsFollowed: string[]; montantMin: number | null },
+  from: Date,
+): DueAlert {
+  return toDueAlert({
+    id: randomUUID(),
+    organisation_id: '',
+    name: '',
+    query: criteria.query,
+    frequency: criteria.frequency,
+    is_active: true,
+    sources_watched: JSON.stringify(criteria.sourcesWatched),
+    departements: JSON.stringify(criteria.departements),
+    departements_followed: JSON.stringify(criteria.departementsFollowed),
+    montant_min: criteria.montantMin,
+    created_at: from.toISOString(),
+    robot_slot: null,
+    robot_window_end: from.toISOString(),
+  });
+}
+
+/**
+ * A dry run: what the robot would report for this alert, written nowhere (the CLI's
+ * `--dry-run` and alertes.preview). `upToNow`: the window closes at `now` rather than
+ * an hour before (the margin protects the robot's progress from imports still
+ * committing; a dry run records no progress).
+ */
+export async function dryRun(input: { db: Database; publicUrl: string; now: Date; alert: DueAlert; upToNow?: boolean }): Promise<NewEvent[]> {
+  const result = await evaluateAlerts({ db: input.db, publicUrl: input.publicUrl, now: input.now, slot: robotSlotOf(input.now), alerts: [input.alert], claim: null, windowMarginMs: input.upToNow ? 0 : undefined });
+  return result.found.get(input.alert.id) ?? [];
+}
+
 export interface EvaluationInput {
   db: Database;
   publicUrl: string;
   /** The run's clock: the window, the 45 days, the D-7 and `evaluee` are measured from it. */
   now: Date;
+  /** Default WINDOW_MARGIN_MS; only a dry run may close its window later. */
+  windowMarginMs?: number;
   slot: Date;
   alerts: DueAlert[];
   /** null: a dry run (nothing written). */
@@ -236,7 +276,7 @@ const PROGRESS_BATCH = 500;
 /** Evaluates the given alerts: reads, matches, then writes each alert's events and progress (unless dry run). */
 export async function evaluateAlerts(input: EvaluationInput): Promise<EvaluationResult> {
   const { db, now, slot, claim } = input;
-  const to = new Date(now.getTime() - WINDOW_MARGIN_MS).toISOString();
+  const to = new Date(now.getTime() - (input.windowMarginMs ?? WINDOW_MARGIN_MS)).toISOString();
   const found = new Map<string, NewEvent[]>();
   for (const reader of SOURCE_READERS) await evaluateSource(input, reader, to, found);
   await earlierReminders(input, found);

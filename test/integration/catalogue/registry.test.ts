@@ -22,9 +22,8 @@ function contactDetails(text: string, ownUrl: string): string[] {
   return found;
 }
 
-/** Counters that move with every call (the quota tools): equal shapes, not equal values. */
-// Values that move between two calls: counters, and a signed link's expiry (to the second).
-const MOVING = new Set(['utilises', 'prochaine_liberation', 'download_url']);
+/** Values that move with every call (the quota counters, the preview's window, a signed link's expiry to the second): equal shapes, not equal values. */
+const MOVING = new Set(['utilises', 'prochaine_liberation', 'depuis', 'jusqu_a', 'download_url']);
 function steady(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(steady);
   if (value === null || typeof value !== 'object') return value;
