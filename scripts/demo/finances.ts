@@ -81,7 +81,8 @@ export async function writeRneStock(ctx: DemoContext, companies: CompanyIndex, p
   let files = 0;
   const addPart = () => {
     files += 1;
-    zip.addBuffer(Buffer.from(`[${part.join(',')}]`), `stock_rne_${String(files).padStart(6, '0')}.json`);
+    // A fixed date: the same seed writes the same bytes.
+    zip.addBuffer(Buffer.from(`[${part.join(',')}]`), `stock_rne_${String(files).padStart(6, '0')}.json`, { mtime: new Date('2026-01-01T00:00:00Z') });
     part = [];
   };
   for (let i = 0; i < companies.count; i++) {
