@@ -8,6 +8,7 @@ import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
 import { followUpActions } from './follow-ups/actions.js';
+import { emailActions } from './emails/actions.js';
 import { eventActions } from './events/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
@@ -42,5 +43,6 @@ export function createRegistry(services: Services): Registry {
     ...postActions(services),
     ...contactActions(services),
     ...followUpActions(services),
+    ...emailActions(services),
   };
 }

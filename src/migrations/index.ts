@@ -20,6 +20,7 @@ import * as alertEvents from './0015-alert-events.js';
 import * as eventSubscriptions from './0016-event-subscriptions.js';
 import * as robot from './0017-robot.js';
 import * as workspace from './0018-workspace.js';
+import * as emails from './0021-emails.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0016-event-subscriptions': eventSubscriptions,
   '0017-robot': robot,
   '0018-workspace': workspace,
+  '0021-emails': emails,
 };
 
 const source: Knex.MigrationSource<string> = {
