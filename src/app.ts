@@ -79,7 +79,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
-  const accountPages = createAccountPages(auth, control, now);
+  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured });
   const interactions = createInteractionPages(auth, control, now);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
   const dceDownload = dceDownloads({ db, store: openObjectStore(config.dceStoreUrl, config.dceStoreDir), key: dceLinkKey, now });
@@ -110,6 +110,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get('/compte/connexion', accountPages.signInForm)
     .post('/compte/connexion', accountPages.signIn)
     .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
+    .get('/compte/courriels', accountPages.emails)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
     .all(/^\/compte/, accountPages.signInRequired)

@@ -82,7 +82,6 @@ export function startDeliveryWorker(deps: DeliveryDeps): DeliveryWorker {
         messageId: message.messageId,
         date: new Date(message.createdAt),
         envelope: { from: message.envelopeFrom, to: [...message.to, ...message.cc] },
-        headers: { 'Auto-Submitted': 'no' },
         dkim,
         // Attachments: none yet. Once response files hold the organisation's documents, they
         // are read here from the object store, by reference recorded with the message.

@@ -57,6 +57,7 @@ export function checkAddresses(to: readonly string[], cc: readonly string[]): { 
 }
 
 /** Line breaks and other control characters would start a new header (injection). */
+// eslint-disable-next-line no-control-regex
 const HEADER_UNSAFE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
 
 export function checkSubject(subject: string, argument: string): string {
@@ -70,11 +71,13 @@ export function checkSubject(subject: string, argument: string): string {
 
 /** A display name put in From (the organisation's name): never able to break a header. */
 export function safeDisplayName(name: string): string {
+  // eslint-disable-next-line no-control-regex
   return name.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').trim().slice(0, 150);
 }
 
 /** Text bodies: line breaks and tabs allowed, other control characters refused. */
 export function checkText(text: string, argument: string): string {
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text))
     throw new InvalidArgumentsError(`L'argument « ${argument} » contient un caractère de contrôle : seuls les retours à la ligne et les tabulations sont admis.`);
   if (!text.trim()) throw new InvalidArgumentsError(`L'argument « ${argument} » est vide : le message a besoin d'un texte.`);
