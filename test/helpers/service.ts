@@ -130,6 +130,11 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     smtpUrl: undefined,
     mailFrom: 'ne-pas-repondre@service.test',
     mailTiming: { ...DEFAULT_MAIL_TIMING },
+    // Tests never reach real DNS: an empty zone unless a test gives its own.
+    emailDnsResolver: {
+      resolveTxt: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
+      resolveCname: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
+    },
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }
