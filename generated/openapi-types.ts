@@ -1583,7 +1583,7 @@ export interface components {
              * @description Le compte qui a demandé l'envoi.
              */
             cree_par: string;
-            /** @description ISO 8601 */
+            /** @description ISO 8601, heure de Paris. */
             cree_le: string;
             /** @description Acceptation par le serveur SMTP (ISO 8601, heure de Paris). */
             envoye_le: string | null;
