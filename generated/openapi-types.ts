@@ -1453,6 +1453,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/emails.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Envoyer un courriel écrit par l'appelant
+         * @description Enregistre puis envoie un message que l'appelant a écrit, en texte brut (pas de HTML),
+         *     aux adresses qu'il donne : le service ne fournit jamais de coordonnées. Objet (`sujet`)
+         *     et texte (`texte`) sont donnés, ou repris d'un brouillon de l'organisation
+         *     (`brouillon_id` : son titre devient l'objet, son corps le texte, sauf si `sujet` ou
+         *     `texte` sont donnés ; un brouillon d'une autre organisation répond 404 `not_found`).
+         *     Pièces jointes : aucune pour l'instant.
+         *
+         *     Expéditeur : l'adresse du service, avec le nom de l'organisation et une adresse de
+         *     réponse (`Reply-To`) égale à celle du compte appelant ; avec l'option courriel et un
+         *     domaine d'envoi vérifié (`emails.domain`), l'adresse du domaine de l'organisation,
+         *     message signé DKIM.
+         *
+         *     Le message est d'abord enregistré (état `en_attente`), puis remis au serveur SMTP par
+         *     un processus de remise, avec nouvelles tentatives espacées (1, 2, 4, 8 minutes ; 5
+         *     tentatives au plus, 24 heures au plus) ; un refus définitif du serveur (code 5xx)
+         *     le passe en `echec` avec la réponse du serveur. Sans serveur SMTP configuré, le
+         *     message reste dans la boîte d'envoi, marqué « non envoyé : aucun serveur SMTP
+         *     configuré ».
+         *
+         *     Idempotence : `cle` (donnée par l'appelant, sinon dérivée du contenu, des
+         *     destinataires et du jour, heure de Paris) identifie l'envoi dans l'organisation ; un
+         *     appel rejoué avec la même clé et le même contenu rend le message déjà enregistré
+         *     (`cree` faux) sans rien envoyer de plus ; la même clé avec un autre contenu répond 409
+         *     `conflict`.
+         *
+         *     Limites : 20 destinataires au plus (destinataires et copie réunis), 100 messages par
+         *     heure et par organisation (429 `quota_exceeded`, avec le délai jusqu'à l'heure
+         *     suivante), objet de 200 caractères sans retour à la ligne (un retour à la ligne ou un
+         *     caractère de contrôle est refusé : il injecterait un en-tête), texte de 100 000
+         *     caractères, adresses nues (nom@domaine, sans nom affiché). Réservé à la formule
+         *     abonnée ou à un accès éligible accordé à l'organisation ; exige la portée mcp:write,
+         *     une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["emails.send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/emails.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les courriels envoyés par l'organisation
+         * @description Les envois de l'organisation de l'appelant, les plus récents d'abord, par pages
+         *     (`limit` 1 à 100, `next_cursor`), filtrés au besoin par état : `en_attente`
+         *     (enregistré, pas encore remis ; `remarque` dit pourquoi quand aucun serveur SMTP
+         *     n'est configuré), `envoye` (accepté par le serveur SMTP), `echec` (refus définitif,
+         *     tentatives épuisées ou délai dépassé). Chaque envoi donne ses tentatives et la
+         *     dernière réponse du serveur SMTP. Le texte des messages n'est pas rendu. Un compte
+         *     sans organisation n'a aucun envoi.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["emails.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/emails.domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Domaine d'envoi de l'organisation (enregistrements DNS et vérification)
+         * @description Le domaine d'envoi personnalisé de l'organisation, pour que ses messages partent de
+         *     son propre domaine. `action` :
+         *     - `consulter` : le domaine défini (ou `domaine` null), ses enregistrements DNS et
+         *       leur état ;
+         *     - `definir` (`domaine`, `expediteur` facultatif) : fixe le domaine et la partie
+         *       locale de l'adresse d'expédition (par défaut `ne-pas-repondre`). Le service génère
+         *       une clé DKIM (RSA 2048) dont la clé privée reste chez lui ; rejouer avec le même
+         *       domaine garde la clé et la vérification (seul `expediteur` peut changer) ; un
+         *       autre domaine remplace le précédent, avec une nouvelle clé, à vérifier de nouveau ;
+         *     - `verifier` : interroge le DNS (délai borné) et dit pour chaque enregistrement s'il
+         *       est `conforme`, `absent`, `different` ou en `erreur_dns`.
+         *     Les trois enregistrements à publier : SPF (TXT sur le domaine, l'`include` du
+         *     service), DKIM (TXT `<sélecteur>._domainkey.<domaine>`, la clé publique) et le chemin
+         *     de retour (CNAME `retour.<domaine>`, pour les rebonds). Quand les trois sont
+         *     conformes, le domaine est vérifié et les envois partent de
+         *     `<expediteur>@<domaine>`, signés DKIM ; sinon de l'adresse du service.
+         *     `definir` et `verifier` exigent l'option courriel de l'organisation (403
+         *     `access_denied` sinon) ; `consulter` non. Exige la portée mcp:write, une organisation
+         *     et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["emails.domain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1520,6 +1641,87 @@ export interface components {
             /** Format: date-time */
             created_at: string | null;
         };
+        /**
+         * @description État d'un envoi : en attente de remise, envoyé (accepté par le serveur SMTP), échec.
+         * @enum {string}
+         */
+        EmailState: "en_attente" | "envoye" | "echec";
+        EmailMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @description La clé d'idempotence de l'envoi (donnée ou dérivée). */
+            cle: string;
+            etat: components["schemas"]["EmailState"];
+            /** @description L'état en clair : en attente, envoyé, échec. */
+            etat_libelle: string;
+            /** @description « non envoyé : aucun serveur SMTP configuré » pour un message en attente dans un service sans serveur SMTP. */
+            remarque: string | null;
+            /** @description Les adresses données par l'appelant. */
+            destinataires: string[];
+            copie: string[];
+            sujet: string;
+            /**
+             * Format: uuid
+             * @description Le brouillon d'où vient le message.
+             */
+            brouillon_id: string | null;
+            /**
+             * @description `service` : l'adresse du service (Reply-To : le compte appelant) ; `domaine_organisation` : le domaine vérifié de l'organisation.
+             * @enum {string}
+             */
+            expedition: "service" | "domaine_organisation";
+            /** @description Le domaine de l'adresse d'expédition. */
+            domaine_expediteur: string;
+            /** @description Le message est signé DKIM pour le domaine de l'organisation. */
+            signe_dkim: boolean;
+            /** @description Tentatives de remise faites. */
+            tentatives: number;
+            /** @description La dernière réponse du serveur SMTP (ou la raison de l'échec). */
+            derniere_reponse_smtp: string | null;
+            /** @description Pour un message en attente (avec serveur SMTP) : la prochaine tentative au plus tôt (ISO 8601, heure de Paris). */
+            prochain_essai: string | null;
+            /**
+             * Format: uuid
+             * @description Le compte qui a demandé l'envoi.
+             */
+            cree_par: string;
+            /** @description ISO 8601, heure de Paris. */
+            cree_le: string;
+            /** @description Acceptation par le serveur SMTP (ISO 8601, heure de Paris). */
+            envoye_le: string | null;
+        };
+        /** @description Le domaine d'envoi de l'organisation, ou null s'il n'est pas défini. */
+        EmailDomain: {
+            domaine: string;
+            /** @description Partie locale de l'adresse d'expédition (avant l'arobase). */
+            expediteur: string;
+            /**
+             * @description `a_verifier` : jamais vérifié ; `verifie` : les trois enregistrements conformes ; `incomplet` : au moins un manque ou diffère.
+             * @enum {string}
+             */
+            etat: "a_verifier" | "verifie" | "incomplet";
+            /** @description Depuis quand le domaine est vérifié (ISO 8601, heure de Paris). */
+            verifie_le: string | null;
+            /** @description Dernière vérification DNS (ISO 8601, heure de Paris). */
+            verifie_a: string | null;
+            /** @description Les envois partent de ce domaine : vérifié et option courriel active. */
+            utilise_pour_envoi: boolean;
+            enregistrements: {
+                /**
+                 * @description SPF, clé publique DKIM, chemin de retour (rebonds).
+                 * @enum {string}
+                 */
+                role: "spf" | "dkim" | "retour";
+                /** @enum {string} */
+                type: "TXT" | "CNAME";
+                /** @description Le nom DNS où publier l'enregistrement. */
+                nom: string;
+                /** @description La valeur à publier. */
+                valeur: string;
+                /** @enum {string} */
+                etat: "non_verifie" | "conforme" | "absent" | "different" | "erreur_dns";
+            }[];
+        } | null;
         /**
          * @description Statut d'un suivi : à étudier, en cours, déposé, gagné, perdu, abandonné.
          * @enum {string}
@@ -5305,6 +5507,164 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PriceStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "emails.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Adresses des destinataires, données par l'appelant (nom@domaine). */
+                    destinataires: string[];
+                    /** @description Adresses en copie (Cc). */
+                    copie?: string[];
+                    /** @description Objet du message, sans retour à la ligne ; par défaut le titre du brouillon. */
+                    sujet?: string;
+                    /** @description Texte brut du message ; par défaut le corps du brouillon. */
+                    texte?: string;
+                    /**
+                     * Format: uuid
+                     * @description Un brouillon de l'organisation dont reprendre le titre et le corps.
+                     */
+                    brouillon_id?: string;
+                    /** @description Clé d'idempotence de l'envoi (lettres, chiffres, . _ : -) ; rejouer l'appel avec la même clé n'envoie rien deux fois. */
+                    cle?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le message enregistré (ou celui déjà enregistré sous la même clé). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "envoi";
+                        /** @description Faux quand la clé désignait un envoi déjà enregistré : rien n'a été renvoyé. */
+                        cree: boolean;
+                        courriel: components["schemas"]["EmailMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "emails.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    etat?: components["schemas"]["EmailState"][];
+                    /** @default 20 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les envois. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "list";
+                        total: number;
+                        items: components["schemas"]["EmailMessage"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "emails.domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `consulter`, `definir` (remplace un autre domaine) ou `verifier`.
+                     * @enum {string}
+                     */
+                    action: "consulter" | "definir" | "verifier";
+                    /** @description Le domaine d'envoi (action definir), en minuscules ; un nom internationalisé sous sa forme xn--. */
+                    domaine?: string;
+                    /** @description Partie locale de l'adresse d'expédition (avant l'arobase) ; par défaut ne-pas-repondre. */
+                    expediteur?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le domaine d'envoi et ses enregistrements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "consulter" | "definir" | "verifier";
+                        /** @description L'organisation a l'option courriel (sans elle, les envois partent de l'adresse du service). */
+                        option_courriel: boolean;
+                        domaine: components["schemas"]["EmailDomain"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

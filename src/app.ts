@@ -34,6 +34,7 @@ import { QuotaKeeper } from './access/quota-keeper.js';
 import { createRegistry, type Registry } from './domains/index.js';
 import { createRestRouter, REST_PREFIX } from './rest/router.js';
 import type { Services } from './domains/context.js';
+import { systemResolver } from './domains/emails/dns-check.js';
 
 /** Calls that may wait for a database connection before the next is refused (the operations' pool has 10). */
 const POOL_QUEUE_LIMIT = 10;
@@ -61,7 +62,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
   const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey };
+  const email = { smtpConfigured: config.smtpUrl !== undefined, mailFrom: config.mailFrom, resolver: config.emailDnsResolver ?? systemResolver() };
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
@@ -77,7 +79,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
-  const accountPages = createAccountPages(auth, control, now);
+  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured });
   const interactions = createInteractionPages(auth, control, now);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
   const dceDownload = dceDownloads({ db, store: openObjectStore(config.dceStoreUrl, config.dceStoreDir), key: dceLinkKey, now });
@@ -108,6 +110,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get('/compte/connexion', accountPages.signInForm)
     .post('/compte/connexion', accountPages.signIn)
     .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
+    .get('/compte/courriels', accountPages.emails)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
     .get('/compte/abonnement', accountPages.plan)

@@ -1,6 +1,7 @@
 // Configuration from the environment (DESIGN.md's table), read once at start.
 import { dirname, join } from 'node:path';
 import type { ClientMetadataTestTrust } from './auth/client-metadata-documents.js';
+import type { DnsResolver } from './domains/emails/dns-check.js';
 
 export interface Config {
   port: number;
@@ -20,9 +21,31 @@ export interface Config {
   clientMetadataTestTrust?: ClientMetadataTestTrust;
   /** The alert robot runs inside the service (`ROBOT=off` turns it off: tests, a second process that must not tick). */
   robot: boolean;
+  /**
+   * E-mail sends: the SMTP server (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example:465`);
+   * without it messages stay in the outbox and no delivery worker runs.
+   */
+  smtpUrl: string | undefined;
+  /** The service's own sender address (`MAIL_FROM`): From of every message without a verified domain of the organisation. */
+  mailFrom: string;
+  /** Delivery worker's timing; lowered only by tests. */
+  mailTiming: MailTiming;
+  /** Tests only (never read from the environment): the DNS answers of sending-domain checks. */
+  emailDnsResolver?: DnsResolver;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }
+
+export interface MailTiming {
+  /** How often the worker looks for messages due. */
+  tickMs: number;
+  /** First retry delay; doubled at each failed attempt. */
+  retryBaseMs: number;
+  /** A claimed message is the claimant's this long (past every SMTP timeout), then anyone's again. */
+  leaseMs: number;
+}
+
+export const DEFAULT_MAIL_TIMING: MailTiming = { tickMs: 2000, retryBaseMs: 60_000, leaseMs: 120_000 };
 
 export const DEFAULT_LIMITS = { bodyBytes: 3 * 1024 * 1024, bodyTimeoutMs: 30_000, operationTimeoutMs: 35_000, headersTimeoutMs: 10_000 };
 
@@ -31,6 +54,13 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} invalide : ${value}`);
   return n;
+}
+
+/** A bare address (no display name: the organisation's name is put there per message). */
+function mailFrom(value: string | undefined): string {
+  const address = value?.trim() || 'ne-pas-repondre@localhost';
+  if (!/^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/.test(address)) throw new Error(`MAIL_FROM invalide : une adresse nue est attendue (${address})`);
+  return address;
 }
 
 function defaultStoreDir(databaseUrl: string): string {
@@ -54,6 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dceStoreUrl: env.DCE_STORE_URL || undefined,
     dceStoreDir: defaultStoreDir(env.DATABASE_URL ?? 'sqlite:./data/service.sqlite'),
     robot: !['off', '0', 'false', 'non'].includes((env.ROBOT ?? 'on').trim().toLowerCase()),
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: mailFrom(env.MAIL_FROM),
+    mailTiming: { ...DEFAULT_MAIL_TIMING },
     limits: { ...DEFAULT_LIMITS },
   };
 }

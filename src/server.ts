@@ -10,6 +10,7 @@ import { migrateLatest } from './migrations/index.js';
 import { createLogger, type Logger } from './log.js';
 import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
 import { startRobotScheduler, type RobotScheduler } from './domains/robot/scheduler.js';
+import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -30,6 +31,8 @@ export interface RunningService {
   dceStore: ObjectStore;
   logger: Logger;
   url: string;
+  /** The e-mail delivery worker, when an SMTP server is configured (tests drive its ticks). */
+  mailer: DeliveryWorker | null;
   stop: () => Promise<void>;
 }
 
@@ -71,6 +74,9 @@ export async function startService(
   // them on the service's single SQLite connection; it waits for locks off the loop as the service does.
   const robotDb = config.robot ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
   const robot: RobotScheduler | null = robotDb ? startRobotScheduler({ db: robotDb, publicUrl: url, now: () => new Date() }, logger) : null;
+  // E-mail delivery: only with an SMTP server (without one, sends stay in the outbox). Its
+  // queries are short: the service's connection serves them.
+  const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, timing: config.mailTiming, now: () => new Date(), logger }) : null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Connections that finish their call become idle and are closed at once, rather than
@@ -84,13 +90,14 @@ export async function startService(
       server.closeIdleConnections();
     })
       .then(() => robot?.stop())
+      .then(() => mailer?.stop())
       .then(() => robotDb?.destroy())
       .then(() => checkpointer?.stop())
       .then(() => (control === db ? undefined : control.destroy()))
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore: openObjectStore(config.dceStoreUrl, config.dceStoreDir), logger, url, stop };
+  return { server, db, dceStore: openObjectStore(config.dceStoreUrl, config.dceStoreDir), logger, url, mailer, stop };
 }
 
 /**

@@ -153,6 +153,11 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions, contract
   // Every run starts from an empty workspace, so that a seed replays the same on any fuzz service.
   await target.db('alerts').del();
   await target.db('organisations').update({ alert_count: 0 });
+  await target.db('email_messages').del();
+  await target.db('email_hourly_counts').del();
+  await target.db('email_domains').del();
+  // The fuzz organisation holds every option (the e-mail option included), so that a refusal comes from the arguments only.
+  await target.db('organisations').update({ email_option: true });
   const state: MutableState = { alertIds: [], values: new Map(), pages: [] };
   const inputNames = new Set(contract.operations.flatMap((o) => Object.keys(o.schema.properties ?? {}).map((p) => `${o.name.split('.')[0]}:${p}`)));
   const report: FuzzReport = { seed: options.seed, only: options.only, requests: 0, cases: 0, durationMs: 0, outcomes: new Map(), mutations: new Map(), failures: [] };

@@ -1,5 +1,6 @@
 // Account settings, section "Accès IA": the accesses the holder granted (client, scopes,
-// date granted, last use), each of which can be disconnected (its tokens revoked at once).
+// date granted, last use), each of which can be disconnected (its tokens revoked at once);
+// section "Courriels": the organisation's e-mail sends and their state (the outbox).
 // Plain server-rendered HTML, usable without JavaScript.
 import { randomBytes } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
@@ -13,6 +14,8 @@ import { signIn } from './sign-in.js';
 import { loadAccount } from './store/accounts.js';
 import { confirmSubscription, memberCount, pendingRequest, requestById } from '../domains/plan/store.js';
 import { PRICE_EUR_EXCL_TAX, PRICE_TEXT, planPagePath, requestPagePath } from '../domains/plan/actions.js';
+import { presentEmail } from '../domains/emails/actions.js';
+import { listEmails } from '../domains/emails/store.js';
 
 export const SESSION_COOKIE = 'compte_session';
 
@@ -56,7 +59,10 @@ function planHtml(ctx: Context, status: number, title: string, body: string): vo
 }
 
 /** The handlers of the account pages, by what they do; app.ts gives each its address. */
-export function createAccountPages(auth: AuthServer, db: Database, now: () => Date) {
+/** Sends shown on the e-mail page: the latest ones (emails_lister pages through all). */
+const EMAILS_SHOWN = 50;
+
+export function createAccountPages(auth: AuthServer, db: Database, now: () => Date, options: { smtpConfigured: boolean } = { smtpConfigured: false }) {
   const secure = auth.issuer.startsWith('https:');
   const cookie = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/compte', overwrite: true };
 
@@ -86,8 +92,38 @@ export function createAccountPages(auth: AuthServer, db: Database, now: () => Da
       `<h1>Accès IA</h1>
 <p>Les applications (assistants IA, automatisations, scripts) auxquelles vous avez donné accès à votre compte. Déconnecter un accès révoque aussitôt ses jetons.</p>
 ${notice ? `<p class="muted" role="status">${escapeHtml(notice)}</p>` : ''}
+<p><a href="/compte/courriels">Courriels envoyés</a></p>
 ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Accordé le</th><th>Dernière utilisation</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p><em>Aucun accès accordé.</em></p>'}
 <form method="post" action="/compte/deconnexion"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" class="secondary" style="margin-left:0">Se déconnecter</button></form>`,
+      true,
+    );
+  }
+
+  async function emailsPage(ctx: Context, userId: string): Promise<void> {
+    const membership = await db('memberships').where('user_id', userId).first('organisation_id');
+    const organisationId = (membership?.organisation_id as string | undefined) ?? null;
+    const sends = organisationId ? (await listEmails(db, organisationId, undefined, { offset: 0, limit: EMAILS_SHOWN })).records.map((m) => presentEmail(m, options.smtpConfigured)) : [];
+    const rows = sends
+      .map(
+        (m) => `<tr>
+  <td>${escapeHtml(dateFr(m.cree_le))}</td>
+  <td>${escapeHtml(m.sujet)}</td>
+  <td>${[...m.destinataires, ...m.copie.map((c) => `${c} (copie)`)].map(escapeHtml).join('<br>')}</td>
+  <td><strong>${escapeHtml(m.etat_libelle)}</strong>${m.remarque ? `<br><span class="muted">${escapeHtml(m.remarque)}</span>` : ''}</td>
+  <td>${m.tentatives}</td>
+  <td>${escapeHtml(m.derniere_reponse_smtp ?? '')}</td>
+</tr>`,
+      )
+      .join('\n');
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.body = page(
+      'Courriels',
+      `<h1>Courriels</h1>
+<p>Les ${EMAILS_SHOWN} derniers messages que votre organisation a fait envoyer par le service, et leur état.${options.smtpConfigured ? '' : ' <strong>Aucun serveur SMTP n’est configuré : les messages restent dans la boîte d’envoi.</strong>'}</p>
+${!organisationId ? '<p><em>Votre compte n’appartient à aucune organisation.</em></p>' : sends.length ? `<table><thead><tr><th>Demandé le</th><th>Objet</th><th>Destinataires</th><th>État</th><th>Tentatives</th><th>Dernière réponse du serveur</th></tr></thead><tbody>${rows}</tbody></table>` : '<p><em>Aucun courriel envoyé.</em></p>'}
+<p><a href="/compte/acces-ia">Accès IA</a></p>`,
       true,
     );
   }
@@ -159,6 +195,9 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
 
     /** GET /compte, /compte/acces-ia: the accesses granted. */
     accesses: signedIn((ctx, userId, sessionId) => accessesPage(ctx, userId, sessionId, ctx.query.deconnecte ? 'Accès déconnecté : ses jetons sont révoqués.' : undefined)),
+
+    /** GET /compte/courriels: the organisation's sends (the outbox included). */
+    emails: signedIn((ctx, userId) => emailsPage(ctx, userId)),
 
     /** POST /compte/acces-ia/deconnecter: revokes one grant of this holder and every token of it. */
     disconnect: signedInForm(async (ctx, form, userId, sessionId) => {

@@ -2,6 +2,17 @@
 import type { Contract } from '../contract/runtime.js';
 import type { Database } from '../platform/db/database.js';
 import type { QuotaKeeper } from '../access/quota-keeper.js';
+import type { DnsResolver } from './emails/dns-check.js';
+
+/** What e-mail sends need of the configuration. */
+export interface EmailServices {
+  /** An SMTP server is configured (SMTP_URL): without one, sends stay in the outbox. */
+  smtpConfigured: boolean;
+  /** The service's own sender address (MAIL_FROM). */
+  mailFrom: string;
+  /** Looks up the sending domains' records (bounded lookups). */
+  resolver: DnsResolver;
+}
 
 export interface Services {
   db: Database;
@@ -16,4 +27,6 @@ export interface Services {
   dceLinkKey: string;
   /** Signs the acknowledgement tokens of polled events (kept in the database too). */
   eventAckKey: string;
+  /** E-mail sends; absent: the outbox only, the service's default sender, the system resolver. */
+  email?: EmailServices;
 }

@@ -8,6 +8,7 @@ import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
 import { followUpActions } from './follow-ups/actions.js';
+import { emailActions } from './emails/actions.js';
 import { eventActions } from './events/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
@@ -44,5 +45,6 @@ export function createRegistry(services: Services): Registry {
     ...contactActions(services),
     ...followUpActions(services),
     ...planActions(services),
+    ...emailActions(services),
   };
 }

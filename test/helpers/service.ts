@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
+import { DEFAULT_LIMITS, DEFAULT_MAIL_TIMING, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { hashPassword } from '../../src/platform/passwords.js';
@@ -126,6 +126,15 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     dceStoreDir: join(tmpdir(), `dce-objects-${randomBytes(6).toString('hex')}`),
     // Test services do not tick: the robot's tests run it on a fixed clock.
     robot: false,
+    // No SMTP server: sends stay in the outbox and no delivery worker runs (the e-mail tests give one).
+    smtpUrl: undefined,
+    mailFrom: 'ne-pas-repondre@service.test',
+    mailTiming: { ...DEFAULT_MAIL_TIMING },
+    // Tests never reach real DNS: an empty zone unless a test gives its own.
+    emailDnsResolver: {
+      resolveTxt: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
+      resolveCname: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
+    },
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }

@@ -22,6 +22,17 @@ function contactDetails(text: string, ownUrl: string): string[] {
   return found;
 }
 
+/**
+ * Addresses the caller itself wrote (the recipients of the e-mail tools' recipe examples),
+ * which the e-mail tools answer back: not contact details of a public record.
+ */
+const CALLER_WRITTEN = new Set(
+  contract.tools
+    .filter((t) => t.name.startsWith('emails_'))
+    .flatMap((t) => (t.recipes ?? []).map((r) => JSON.stringify(r.example ?? {})))
+    .flatMap((text) => [...text.matchAll(/[\w.+-]+@[\w-]+\.[\w.]+/g)].map((m) => m[0])),
+);
+
 /** Values that move with every call (the quota counters, the preview's window, a signed link's expiry to the second): equal shapes, not equal values. */
 const MOVING = new Set(['utilises', 'prochaine_liberation', 'depuis', 'jusqu_a', 'download_url']);
 function steady(value: unknown): unknown {
@@ -172,7 +183,7 @@ describe('every tool over both transports', () => {
           // A read answers the same on both; a write has changed the state in between.
           if (contract.operation(operation)?.effect === 'read') expect(steady(viaMcp.structuredContent)).to.deep.equal(steady(viaRest.json));
           const text = JSON.stringify(viaMcp);
-          expect(contactDetails(text, svc.url), text.slice(0, 200)).to.deep.equal([]);
+          expect(contactDetails(text, svc.url).filter((found) => !CALLER_WRITTEN.has(found)), text.slice(0, 200)).to.deep.equal([]);
         }
       });
     }

@@ -1,0 +1,209 @@
+// The outbox. A send is recorded first, in one transaction with the hourly counter (exact
+// when calls race: the counter's conditional update is the first write, so it holds the
+// lock), and its idempotency key is unique in the organisation: a retried call finds the
+// message and records nothing. The delivery worker then claims due messages with a lease
+// (a conditional update), so two workers never deliver the same message at once.
+import type { Database } from '../../platform/db/database.js';
+import { MAX_MESSAGES_PER_HOUR } from './rules.js';
+
+export type EmailState = 'en_attente' | 'envoye' | 'echec';
+export type SenderKind = 'service' | 'domaine_organisation';
+
+export interface EmailRecord {
+  id: string;
+  organisationId: string;
+  createdBy: string;
+  key: string;
+  contentHash: string;
+  senderKind: SenderKind;
+  fromName: string;
+  fromAddress: string;
+  replyTo: string | null;
+  envelopeFrom: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: string;
+  draftId: string | null;
+  dkimDomain: string | null;
+  dkimSelector: string | null;
+  messageId: string;
+  state: EmailState;
+  attempts: number;
+  nextAttemptAt: string;
+  leaseUntil: string | null;
+  lastResponse: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  updatedAt: string;
+}
+
+function toRow(m: EmailRecord): Record<string, unknown> {
+  return {
+    id: m.id,
+    organisation_id: m.organisationId,
+    created_by: m.createdBy,
+    idempotency_key: m.key,
+    content_hash: m.contentHash,
+    sender_kind: m.senderKind,
+    from_name: m.fromName,
+    from_address: m.fromAddress,
+    reply_to: m.replyTo,
+    envelope_from: m.envelopeFrom,
+    recipients_to: JSON.stringify(m.to),
+    recipients_cc: JSON.stringify(m.cc),
+    subject: m.subject,
+    body: m.body,
+    draft_id: m.draftId,
+    dkim_domain: m.dkimDomain,
+    dkim_selector: m.dkimSelector,
+    message_id: m.messageId,
+    state: m.state,
+    attempts: m.attempts,
+    next_attempt_at: m.nextAttemptAt,
+    lease_until: m.leaseUntil,
+    last_response: m.lastResponse,
+    created_at: m.createdAt,
+    sent_at: m.sentAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+export function fromRow(r: Record<string, unknown>): EmailRecord {
+  return {
+    id: r.id as string,
+    organisationId: r.organisation_id as string,
+    createdBy: r.created_by as string,
+    key: r.idempotency_key as string,
+    contentHash: r.content_hash as string,
+    senderKind: r.sender_kind as SenderKind,
+    fromName: r.from_name as string,
+    fromAddress: r.from_address as string,
+    replyTo: (r.reply_to as string | null) ?? null,
+    envelopeFrom: r.envelope_from as string,
+    to: JSON.parse(r.recipients_to as string) as string[],
+    cc: JSON.parse(r.recipients_cc as string) as string[],
+    subject: r.subject as string,
+    body: r.body as string,
+    draftId: (r.draft_id as string | null) ?? null,
+    dkimDomain: (r.dkim_domain as string | null) ?? null,
+    dkimSelector: (r.dkim_selector as string | null) ?? null,
+    messageId: r.message_id as string,
+    state: r.state as EmailState,
+    attempts: Number(r.attempts),
+    nextAttemptAt: r.next_attempt_at as string,
+    leaseUntil: (r.lease_until as string | null) ?? null,
+    lastResponse: (r.last_response as string | null) ?? null,
+    createdAt: r.created_at as string,
+    sentAt: (r.sent_at as string | null) ?? null,
+    updatedAt: r.updated_at as string,
+  };
+}
+
+export async function findByKey(db: Database, organisationId: string, key: string): Promise<EmailRecord | null> {
+  const row = await db('email_messages').where({ organisation_id: organisationId, idempotency_key: key }).first();
+  return row ? fromRow(row as Record<string, unknown>) : null;
+}
+
+export const hourOf = (at: Date) => at.toISOString().slice(0, 13);
+
+export type RecordOutcome = { kind: 'recorded' } | { kind: 'replay'; existing: EmailRecord } | { kind: 'cap_reached' };
+
+class KeyTaken extends Error {}
+
+/** Records the message unless its key is known (a replay) or the organisation's hour is full. */
+export async function recordEmail(db: Database, message: EmailRecord, now: Date): Promise<RecordOutcome> {
+  const before = await findByKey(db, message.organisationId, message.key);
+  if (before) return { kind: 'replay', existing: before };
+  const hour = hourOf(now);
+  try {
+    return await db.transaction(async (trx) => {
+      // The counter's row exists before the conditional update, which comes first among the
+      // writes that decide: it takes the row's lock, so racing calls count one at a time.
+      await trx('email_hourly_counts').insert({ organisation_id: message.organisationId, hour, count: 0 }).onConflict(['organisation_id', 'hour']).ignore();
+      const counted = await trx('email_hourly_counts')
+        .where({ organisation_id: message.organisationId, hour })
+        .andWhere('count', '<', MAX_MESSAGES_PER_HOUR)
+        .increment('count', 1);
+      if (!counted) return { kind: 'cap_reached' } as const;
+      const inserted = await trx('email_messages').insert(toRow(message)).onConflict(['organisation_id', 'idempotency_key']).ignore().returning('id');
+      // The same key won by a racing call: undo this count, answer its message.
+      if (!inserted.length) throw new KeyTaken();
+      return { kind: 'recorded' } as const;
+    });
+  } catch (err) {
+    if (!(err instanceof KeyTaken)) throw err;
+    const existing = await findByKey(db, message.organisationId, message.key);
+    if (!existing) throw new Error('courriel disparu pendant son enregistrement', { cause: err });
+    return { kind: 'replay', existing };
+  }
+}
+
+export async function listEmails(
+  db: Database,
+  organisationId: string,
+  states: readonly EmailState[] | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ records: EmailRecord[]; hasMore: boolean; total: number }> {
+  const base = db('email_messages').where('organisation_id', organisationId);
+  if (states?.length) base.whereIn('state', states);
+  const counted = await base.clone().count({ n: '*' }).first();
+  const rows = await base
+    .clone()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .offset(page.offset)
+    .limit(page.limit + 1);
+  return { records: rows.slice(0, page.limit).map((r) => fromRow(r as Record<string, unknown>)), hasMore: rows.length > page.limit, total: Number(counted?.n ?? 0) };
+}
+
+/** Messages due now, oldest first, not under another worker's lease. */
+export async function dueEmails(db: Database, now: Date, limit: number): Promise<string[]> {
+  const at = now.toISOString();
+  const rows = await db('email_messages')
+    .where('state', 'en_attente')
+    .andWhere('next_attempt_at', '<=', at)
+    .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', at))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .select('id');
+  return rows.map((r) => r.id as string);
+}
+
+/**
+ * Claims one message for delivery: counts the attempt and sets the lease, only if it is
+ * still waiting and free. The attempt is counted before the SMTP call: an attempt cut by a
+ * crash is one.
+ */
+export async function claimEmail(db: Database, id: string, now: Date, leaseMs: number): Promise<EmailRecord | null> {
+  const at = now.toISOString();
+  const lease = new Date(now.getTime() + leaseMs).toISOString();
+  const claimed = await db('email_messages')
+    .where({ id, state: 'en_attente' })
+    .andWhere('next_attempt_at', '<=', at)
+    .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', at))
+    .update({ lease_until: lease, attempts: db.raw('attempts + 1'), updated_at: at });
+  if (!claimed) return null;
+  const row = await db('email_messages').where({ id }).first();
+  return row ? fromRow(row as Record<string, unknown>) : null;
+}
+
+/** The outcome of a claimed attempt, written only while the claim (its lease) is still this worker's. */
+export async function settleEmail(
+  db: Database,
+  claimed: EmailRecord,
+  outcome: { state: EmailState; response: string | null; nextAttemptAt?: string },
+  now: Date,
+): Promise<boolean> {
+  const at = now.toISOString();
+  const changed = await db('email_messages')
+    .where({ id: claimed.id, lease_until: claimed.leaseUntil })
+    .update({
+      state: outcome.state,
+      last_response: outcome.response?.slice(0, 500) ?? null,
+      lease_until: null,
+      next_attempt_at: outcome.nextAttemptAt ?? claimed.nextAttemptAt,
+      sent_at: outcome.state === 'envoye' ? at : null,
+      updated_at: at,
+    });
+  return changed > 0;
+}
