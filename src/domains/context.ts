@@ -2,6 +2,7 @@
 import type { Contract } from '../contract/runtime.js';
 import type { Database } from '../platform/db/database.js';
 import type { QuotaKeeper } from '../access/quota-keeper.js';
+import type { ObjectStore } from '../platform/files/object-store.js';
 
 export interface Services {
   db: Database;
@@ -14,4 +15,6 @@ export interface Services {
   cursorKey: string;
   /** Signs the temporary download links of consultation files (kept in the database too). */
   dceLinkKey: string;
+  /** Where consultation files' pieces are kept; response files' documents are kept there too. */
+  dceStore: ObjectStore;
 }

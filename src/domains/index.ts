@@ -7,6 +7,8 @@ import { awardActions } from './awards/actions.js';
 import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
 import { followUpActions } from './follow-ups/actions.js';
+import { draftActions } from './drafts/actions.js';
+import { responseFileActions } from './response-files/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
 import { postActions } from './posts/actions.js';
@@ -38,5 +40,7 @@ export function createRegistry(services: Services): Registry {
     ...postActions(services),
     ...contactActions(services),
     ...followUpActions(services),
+    ...draftActions(services),
+    ...responseFileActions(services),
   };
 }

@@ -18,6 +18,7 @@ import * as companiesKnownByEstablishments from './0013-companies-known-by-estab
 import * as dce from './0014-dce.js';
 import * as alertEvents from './0015-alert-events.js';
 import * as workspace from './0018-workspace.js';
+import * as responseFiles from './0020-response-files.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0014-dce': dce,
   '0015-alert-events': alertEvents,
   '0018-workspace': workspace,
+  '0020-response-files': responseFiles,
 };
 
 const source: Knex.MigrationSource<string> = {

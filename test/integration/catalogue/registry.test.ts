@@ -79,7 +79,7 @@ describe('catalogue', () => {
   });
 
   it('has a handler for every operation and no handler outside the contract', () => {
-    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l' });
+    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l', dceStore: null as never });
     expect(Object.keys(registry).sort()).to.deep.equal([...OPERATION_NAMES].sort());
     expect([...contract.operations.keys()].sort()).to.deep.equal([...OPERATION_NAMES].sort());
     for (const name of OPERATION_NAMES) expect(registry[name], name).to.be.a('function');
