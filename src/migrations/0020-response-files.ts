@@ -29,6 +29,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('id', 36).primary();
     t.string('response_file_id', 36).notNullable().references('id').inTable('response_files').onDelete('CASCADE');
     t.string('item_id', 10).notNullable();
+    /** Attachment order within the file (documents attached by one call keep the call's order). */
+    t.integer('seq').notNullable();
     t.string('filename', 200).notNullable();
     t.string('content_type', 120).notNullable();
     t.bigInteger('size').notNullable();

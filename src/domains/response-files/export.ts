@@ -89,9 +89,10 @@ export function zipPaths(file: ResponseFileRecord, documents: readonly DocumentR
   const folders = new Map(file.items.map((item, i) => [item.id, `${String(i + 1).padStart(2, '0')} ${safeName(item.label, item.id)}`]));
   const used = new Set<string>();
   const out = new Map<string, string>();
-  for (const d of documents) {
-    const folder = folders.get(d.itemId);
-    if (!folder) continue;
+  // In the checklist's order, then the order of attachment.
+  const ordered = file.items.flatMap((item) => documents.filter((d) => d.itemId === item.id));
+  for (const d of ordered) {
+    const folder = folders.get(d.itemId) as string;
     const name = safeName(d.filename, 'document');
     let path = `${folder}/${name}`;
     for (let n = 2; used.has(path.toLowerCase()); n++) path = `${folder}/${name.replace(/(\.[^.]*)?$/, (ext) => ` (${n})${ext}`)}`;
@@ -158,9 +159,8 @@ export function responseFileExports(deps: { db: Database; store: ObjectStore; ke
     const paths = zipPaths(file, documents);
     const zip = new yazl.ZipFile();
     zip.addBuffer(Buffer.from(checklistPage(file, documents, paths, notice ?? null), 'utf8'), 'liste-des-pieces.html');
-    for (const d of documents) {
-      const path = paths.get(d.id);
-      if (!path) continue;
+    for (const [id, path] of paths) {
+      const d = documents.find((x) => x.id === id) as DocumentRecord;
       zip.addReadStreamLazy(path, { size: d.size, compress: !/\.(zip|pdf|docx|xlsx|odt|ods|jpe?g|png)$/i.test(d.filename) }, (done) => {
         deps.store.open(d.objectKey).then(
           (stream) => done(null, stream),

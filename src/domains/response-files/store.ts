@@ -37,6 +37,8 @@ export interface DocumentRecord {
   id: string;
   responseFileId: string;
   itemId: string;
+  /** Attachment order within the file; set when stored. */
+  seq: number;
   filename: string;
   contentType: string;
   size: number;
@@ -87,6 +89,7 @@ const documentRow = (d: DocumentRecord) => ({
   id: d.id,
   response_file_id: d.responseFileId,
   item_id: d.itemId,
+  seq: d.seq,
   filename: d.filename,
   content_type: d.contentType,
   size: d.size,
@@ -100,6 +103,7 @@ function documentFromRow(r: Record<string, unknown>): DocumentRecord {
     id: r.id as string,
     responseFileId: r.response_file_id as string,
     itemId: r.item_id as string,
+    seq: Number(r.seq),
     filename: r.filename as string,
     contentType: r.content_type as string,
     size: Number(r.size),
@@ -129,10 +133,10 @@ export async function responseFileNotice(db: Database, organisationId: string, i
   return (row?.marche_id as string | undefined) ?? undefined;
 }
 
-/** The documents of these files, oldest first. */
+/** The documents of these files, in the order they were attached. */
 export async function documentsOf(db: Database, fileIds: string[]): Promise<DocumentRecord[]> {
   if (!fileIds.length) return [];
-  const rows = await db('response_file_documents').whereIn('response_file_id', fileIds).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const rows = await db('response_file_documents').whereIn('response_file_id', fileIds).orderBy([{ column: 'response_file_id' }, { column: 'seq' }]);
   return rows.map(documentFromRow);
 }
 
@@ -147,7 +151,12 @@ export async function updateResponseFile(db: Database, next: ResponseFileRecord,
       .update({ title: next.title, items: JSON.stringify(next.items), next_item: next.nextItem, version: next.version, updated_by: next.updatedBy, updated_at: next.updatedAt });
     if (!n) return false;
     if (removedIds.length) await trx('response_file_documents').where('response_file_id', next.id).whereIn('id', removedIds).delete();
-    if (added.length) await trx('response_file_documents').insert(added.map(documentRow));
+    if (added.length) {
+      // Numbered after the file's last document: the version check above serialises writers of one file.
+      const last = await trx('response_file_documents').where('response_file_id', next.id).max({ n: 'seq' }).first();
+      const start = Number(last?.n ?? 0) + 1;
+      await trx('response_file_documents').insert(added.map((d, i) => documentRow({ ...d, seq: start + i })));
+    }
     return true;
   });
 }

@@ -21,8 +21,8 @@ function contactDetails(text: string, ownUrl: string): string[] {
   return found;
 }
 
-/** Counters that move with every call (the quota tools): equal shapes, not equal values. */
-const MOVING = new Set(['utilises', 'prochaine_liberation']);
+/** Counters that move with every call (the quota tools), and signed links whose expiry moves with the clock: equal shapes, not equal values. */
+const MOVING = new Set(['utilises', 'prochaine_liberation', 'download_url']);
 function steady(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(steady);
   if (value === null || typeof value !== 'object') return value;
@@ -62,7 +62,34 @@ const WORKSPACE_SETUP: Record<string, (svc: TestService) => Promise<Record<strin
     const { json } = await svc.rest('suivis.create', { cible: await demoNotice(svc) });
     return { id: json.suivi.id };
   },
+  brouillons_creer: async (svc) => ({ marche_id: (await demoNotice(svc)).id }),
+  brouillons_modifier: async (svc) => {
+    const { json } = await svc.rest('brouillons.create', { nature: 'memoire_technique', titre: 'Méthodologie', contenu: 'Phase 1.', marche_id: (await demoNotice(svc)).id });
+    return { id: json.brouillon.id, version: json.brouillon.version };
+  },
+  brouillons_supprimer: async (svc) => {
+    const { json } = await svc.rest('brouillons.create', { nature: 'lettre', titre: 'Lettre', contenu: 'Madame, Monsieur,', marche_id: (await demoNotice(svc)).id });
+    return { id: json.brouillon.id };
+  },
+  dossiers_creer: async (svc) => {
+    await svc.db('response_files').delete();
+    return { marche_id: (await demoNotice(svc)).id };
+  },
+  // Reads: the same file for the MCP call and the REST call, so that both answers compare.
+  dossier_consulter: async (svc) => ({ id: await demoResponseFile(svc) }),
+  dossier_exporter: async (svc) => ({ id: await demoResponseFile(svc) }),
+  dossiers_modifier: async (svc) => {
+    await svc.db('response_files').delete();
+    const { json } = await svc.rest('dossiers.create', { marche_id: (await demoNotice(svc)).id });
+    return { id: json.dossier.id, version: json.dossier.version };
+  },
 };
+/** The response file of the demo notice, opened when there is none. */
+async function demoResponseFile(svc: TestService): Promise<string> {
+  const listed = await svc.rest('dossiers.list', { limit: 1 });
+  if (listed.json.items.length) return listed.json.items[0].id as string;
+  return (await svc.rest('dossiers.create', { marche_id: (await demoNotice(svc)).id })).json.dossier.id as string;
+}
 
 describe('catalogue', () => {
   it('gives every entry a unique snake_case name, a title, a description, a scope, an effect and a status', () => {
