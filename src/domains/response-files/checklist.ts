@@ -70,8 +70,10 @@ export function piecesNamedByRc(rcName: string, pages: readonly { page: number; 
   const found = new Map<ItemCode, { rank: number; draft: Draft }>();
   let rank = 0;
   for (const { page, text } of pages) {
-    // Sentences (and lines) keep the passage short enough to quote.
-    for (const sentence of text.split(/(?<=[.;!?])\s+|\n+/)) {
+    // Sentences keep the passage short enough to quote. A PDF's text wraps its lines: a line
+    // break is a boundary only before a capitalised word (a heading's end, a new sentence).
+    const joined = text.replace(/\n(?![A-ZÀ-Ý][a-zà-ÿ])/g, ' ');
+    for (const sentence of joined.split(/(?<=[.;!?])\s+|\n+/)) {
       const folded = foldText(sentence);
       if (!folded) continue;
       const hits = PIECES.map((p) => ({ p, m: p.pattern.exec(folded) }))

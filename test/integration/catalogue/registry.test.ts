@@ -179,6 +179,22 @@ describe('every tool over both transports', () => {
     }
   }
 
+  it('reads the checklist of a response file in a demo consultation file RC, through the real PDF reading', async () => {
+    const row = (await svc.db('dce_files').whereNotNull('marche_id').orderBy('id').first('marche_id')) as { marche_id: string };
+    await svc.db('response_files').where('marche_id', row.marche_id).delete();
+    const { json } = await svc.rest('dossiers.create', { marche_id: row.marche_id });
+    expect(json.dossier.source.type).to.equal('rc');
+    const fromRc = json.dossier.pieces.filter((p: { origine: { type: string } }) => p.origine.type === 'rc');
+    expect(fromRc.map((p: { code: string }) => p.code)).to.deep.equal(['dc1', 'dume', 'dc2', 'memoire_technique', 'attestation_assurance', 'qualification', 'planning']);
+    // The page is a reading page (as marches_dce numbers them): each passage is in it, and names the whole list in one sentence.
+    for (const p of fromRc as { origine: { piece: string; page: number; extrait: string } }[]) {
+      expect(p.origine.piece).to.equal('01 RC.pdf');
+      const page = (await svc.db('dce_pages as g').join('dce_pieces as p', (j) => j.on('p.dce_id', 'g.dce_id').andOn('p.position', 'g.position')).where({ 'p.dce_id': json.dossier.source.dce_id, 'p.filename': '01 RC.pdf', 'g.page': p.origine.page }).first('g.text')) as { text: string };
+      expect(page.text.replace(/\s+/g, ' ')).to.contain(p.origine.extrait);
+      expect(p.origine.extrait).to.match(/^Chaque candidat produit .* le planning prévisionnel\.$/);
+    }
+  });
+
   it('says in referentiel_sources that every source of the demo data holds records, consultation files included', async () => {
     const { json } = await svc.rest('referentiels.sources', {});
     const empty = (json.items as { code: string; donnees: { enregistrements: number } }[]).filter((s) => s.donnees.enregistrements === 0).map((s) => s.code);
