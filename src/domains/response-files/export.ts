@@ -76,7 +76,7 @@ export function safeName(name: string, fallback: string): string {
     .replace(/[\\/:*?"<>|]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^\.+/, '')
+    .replace(/^[.\s]+/, '')
     .slice(0, 120)
     .trim();
   return clean || fallback;

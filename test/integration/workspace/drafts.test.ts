@@ -111,6 +111,18 @@ describe('workspace: drafts (brouillons.*)', function () {
     });
   }
 
+  it('keeps the 50 latest versions of a draft, the oldest dropped past them', async () => {
+    const { json } = await svc.rest('brouillons.create', { nature: 'autre', titre: 'Long', contenu: 'v1', marche_id: records.marcheId });
+    for (let v = 1; v <= 51; v++) {
+      const r = await svc.rest('brouillons.update', { id: json.brouillon.id, version: v, contenu: `v${v + 1}` });
+      expect(r.status, JSON.stringify(r.json)).to.equal(200);
+    }
+    const kept = (await svc.db('draft_versions').where('draft_id', json.brouillon.id).orderBy('version').select('version')).map((r: any) => Number(r.version));
+    expect(kept).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 3));
+    const listed = await svc.rest('brouillons.list', { id: json.brouillon.id, limit: 1 });
+    expect([listed.json.total, listed.json.versions[0].contenu]).to.deep.equal([50, 'v52']);
+  });
+
   it('attaches a draft to a response file (its notice with it), filters lists by notice, file and nature, the same on REST and MCP', async () => {
     const file = (await svc.rest('dossiers.create', { marche_id: records.marcheId })).json.dossier;
     const attached = await svc.rest('brouillons.create', { nature: 'memoire_technique', titre: 'Moyens', contenu: 'Deux équipes.', dossier_id: file.id });

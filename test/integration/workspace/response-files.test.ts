@@ -200,7 +200,7 @@ describe('workspace: response files (dossiers.*)', function () {
     });
   }
 
-  it('refuses a tampered or another account link with a French page, and a file removed since', async () => {
+  it('refuses a tampered link, a consultation file link, a member who left and a file removed since, with French pages', async () => {
     const f = (await svc.rest('dossiers.create', { marche_id: withRc.marcheId })).json.dossier;
     const url = (await svc.rest('dossiers.export', { id: f.id })).json.download_url as string;
     const tampered = await fetch(`${url.slice(0, -2)}xx`);
@@ -211,6 +211,13 @@ describe('workspace: response files (dossiers.*)', function () {
     const dceLink = (await svc.rest('dce.download', { marche_id: withRc.marcheId })).json.download_url as string;
     const crossed = await fetch(`${svc.url}/dossiers/export/${dceLink.split('/').pop() as string}`);
     expect(crossed.status).to.equal(403);
+    // A member who left the organisation since: the link no longer opens the file.
+    const colleague = await svc.createAccount({ role: 'membre' });
+    const theirs = (await svc.rest('dossiers.export', { id: f.id }, { token: await svc.tokenFor(colleague) })).json.download_url as string;
+    expect((await fetch(theirs)).status).to.equal(200);
+    await svc.db('memberships').where('user_id', colleague.userId).delete();
+    const left = await fetch(theirs);
+    expect(left.status).to.equal(410);
     await svc.db('response_files').where('id', f.id).delete();
     const gone = await fetch(url);
     expect(gone.status).to.equal(410);
