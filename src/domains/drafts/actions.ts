@@ -25,6 +25,13 @@ function checkSize(body: string): void {
     throw new InvalidArgumentsError(`L'argument « contenu » fait ${bytes} octets en UTF-8 : un brouillon en admet ${MAX_DRAFT_BYTES} (64 Kio) au plus ; le découper en plusieurs brouillons.`);
 }
 
+/** A title trimmed; a blank one is refused. */
+function titleOf(value: string): string {
+  const title = value.trim();
+  if (!title) throw new InvalidArgumentsError(`L'argument « titre » est vide.`);
+  return title;
+}
+
 const draftId = (id: string) => id.trim().toLowerCase();
 const notFound = () => new NotFoundError(`Brouillon introuvable dans l'organisation.`);
 const noResponseFile = () => new NotFoundError(`Dossier de réponse introuvable dans l'organisation.`);
@@ -83,7 +90,7 @@ export function draftActions({ db, now, cursorKey }: Services): DraftActions {
         marcheId,
         responseFileId,
         kind: args.nature,
-        title: args.titre.trim() || args.titre,
+        title: titleOf(args.titre),
         body: args.contenu,
         version: 1,
         createdBy: caller.accountId,
@@ -105,7 +112,7 @@ export function draftActions({ db, now, cursorKey }: Services): DraftActions {
       const next: DraftRecord = {
         ...current,
         kind: args.nature ?? current.kind,
-        title: args.titre !== undefined ? args.titre.trim() || args.titre : current.title,
+        title: args.titre !== undefined ? titleOf(args.titre) : current.title,
         body: args.contenu ?? current.body,
         version: current.version + 1,
         updatedBy: caller.accountId,

@@ -127,6 +127,13 @@ async function keep(store: ObjectStore, bytes: Buffer): Promise<string> {
   return key;
 }
 
+/** A label trimmed; a blank one is refused, naming the argument. */
+function labelOf(value: string, argument: string): string {
+  const label = value.trim();
+  if (!label) throw new InvalidArgumentsError(`L'argument « ${argument} » est vide.`);
+  return label;
+}
+
 const unknownItem = (argument: string, id: string) => new InvalidArgumentsError(`L'argument « ${argument} » désigne une pièce absente du dossier : « ${id} » (voir les « id » de « pieces »).`);
 
 /** The new checklist after the update's item changes, checked against the limits; the documents to detach with removed items. */
@@ -138,15 +145,15 @@ function applyItemChanges(file: ResponseFileRecord, args: OperationArgs['dossier
     removedItems.add(id);
     items = items.filter((i) => i.id !== id);
   }
-  for (const change of args.modifier ?? []) {
+  (args.modifier ?? []).forEach((change, index) => {
     const item = items.find((i) => i.id === change.piece);
-    if (!item) throw unknownItem('modifier', change.piece);
-    if (change.libelle !== undefined) item.label = change.libelle.trim() || change.libelle;
+    if (!item) throw unknownItem(`modifier[${index}].piece`, change.piece);
+    if (change.libelle !== undefined) item.label = labelOf(change.libelle, `modifier[${index}].libelle`);
     if (change.statut !== undefined) item.status = change.statut;
-  }
+  });
   let nextItem = file.nextItem;
-  for (const added of args.ajouter ?? []) {
-    items.push({ id: `p${nextItem++}`, label: added.libelle.trim() || added.libelle, code: null, status: added.statut ?? 'a_fournir', origin: { kind: 'ajout', piece: null, page: null, excerpt: null } });
+  for (const [index, added] of (args.ajouter ?? []).entries()) {
+    items.push({ id: `p${nextItem++}`, label: labelOf(added.libelle, `ajouter[${index}].libelle`), code: null, status: added.statut ?? 'a_fournir', origin: { kind: 'ajout', piece: null, page: null, excerpt: null } });
   }
   if (items.length > MAX_ITEMS) throw new InvalidArgumentsError(`Un dossier de réponse a ${MAX_ITEMS} pièces au plus : celui-ci en aurait ${items.length}.`);
   return { items, nextItem, removedItems };
@@ -166,7 +173,7 @@ export function responseFileActions({ db, now, cursorKey, publicUrl, dceLinkKey,
         id: randomUUID(),
         organisationId,
         marcheId: notice.marche_id,
-        title: (args.titre?.trim() || notice.objet || `Réponse à l'avis ${notice.marche_id}`).slice(0, 200),
+        title: (args.titre !== undefined ? labelOf(args.titre, 'titre') : notice.objet || `Réponse à l'avis ${notice.marche_id}`).slice(0, 200),
         sourceKind: checklist.kind,
         sourceDceId: checklist.dceId,
         sourceRc: checklist.rc,
@@ -237,7 +244,7 @@ export function responseFileActions({ db, now, cursorKey, publicUrl, dceLinkKey,
       }
       const next: ResponseFileRecord = {
         ...current,
-        title: args.titre !== undefined ? args.titre.trim() || args.titre : current.title,
+        title: args.titre !== undefined ? labelOf(args.titre, 'titre') : current.title,
         items,
         nextItem,
         version: current.version + 1,

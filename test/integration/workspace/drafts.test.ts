@@ -48,6 +48,9 @@ describe('workspace: drafts (brouillons.*)', function () {
         const notice = await call(svc, via, 'brouillons.create', { nature: 'lettre', titre: 'Lettre', contenu: 'x', marche_id: '26-00000' }, me);
         expect(notice.message).to.contain('Avis de marché introuvable');
         if (via === 'rest') expect([notice.status, notice.code]).to.deep.equal([404, 'not_found']);
+        const blank = await call(svc, via, 'brouillons.create', { nature: 'lettre', titre: '  ', contenu: 'x', marche_id: records.marcheId }, me);
+        expect(blank.message).to.contain('« titre » est vide');
+        if (via === 'rest') expect(blank.status).to.equal(400);
         const file = await call(svc, via, 'brouillons.create', { nature: 'lettre', titre: 'Lettre', contenu: 'x', dossier_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b' }, me);
         expect(file.message).to.contain('Dossier de réponse introuvable');
         if (via === 'rest') expect(file.status).to.equal(404);

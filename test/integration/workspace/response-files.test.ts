@@ -130,6 +130,8 @@ describe('workspace: response files (dossiers.*)', function () {
         const refused = await call(svc, via, 'dossiers.update', { id: f.id, version: 2, modifier: [{ piece: 'p3', statut: 'pret' }], retirer: ['p2'] }, me);
         if (via === 'rest') expect([refused.status, refused.code]).to.deep.equal([400, 'invalid_arguments']);
         expect(refused.message).to.contain('« p2 »');
+        const blank = await call(svc, via, 'dossiers.update', { id: f.id, version: 2, modifier: [{ piece: 'p3', libelle: '   ' }] }, me);
+        expect(blank.message).to.contain('modifier[0].libelle').and.contain('vide');
         const emptyUpdate = await call(svc, via, 'dossiers.update', { id: f.id, version: 2 }, me);
         expect(emptyUpdate.message).to.contain('Rien à modifier');
         // Removing an item detaches its documents; an id removed is never given again.
