@@ -25,8 +25,12 @@ export interface paths {
          *     dossiers rattachés à un avis localisé ; `montant_min` ne vaut que pour
          *     `attribution` ; `dvf` et `attribution` exigent des départements suivis
          *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes. Une organisation
-         *     a au plus 200 alertes. Réservé à la formule abonnée ; exige une organisation et un
-         *     rôle qui peut écrire.
+         *     a au plus 200 alertes. Le robot signale ce qui est entré dans le service depuis la
+         *     dernière évaluation de l'alerte (fenêtre close une heure avant son passage, pour ne
+         *     rien manquer d'un import en cours), plus un rappel par avis signalé quand sa date
+         *     limite est à 7 jours ou moins (une fois) ; `permis` : autorisations des 45 derniers
+         *     jours ; `evaluee` donne la dernière évaluation. Réservé à la formule abonnée ; exige
+         *     une organisation et un rôle qui peut écrire.
          *
          *     Version du contrat : 3.0.0.
          */
@@ -85,6 +89,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Aperçu d'une alerte avant de la créer
+         * @description Dit ce qu'une alerte de ces critères (les mêmes que `alertes.create`, sans nom ni
+         *     fréquence) aurait trouvé sur les 7 derniers jours, sans rien créer ni écrire : le
+         *     robot des alertes est rejoué à blanc sur les documents entrés dans le service depuis
+         *     7 jours (jusqu'à l'instant de l'appel), avec les mêmes règles que pour une alerte
+         *     enregistrée (termes, départements, `montant_min`, permis autorisés des 45 derniers
+         *     jours). Pour chaque source surveillée : le nombre de fiches trouvées et les plus
+         *     récentes (`limit` par source, 5 par défaut, 10 au plus), telles que les recherches
+         *     les rendent (sans coordonnées) ; `rappels_echeance` compte les avis dont la date
+         *     limite tombe dans les 7 jours (le rappel J-7 serait envoyé aussitôt). Les mêmes
+         *     `sources_surveillees` et `warnings` que `alertes.create`, et les mêmes refus. Ouvert
+         *     à toutes les formules, pour juger d'une alerte avant de s'abonner : en formule
+         *     gratuite, les nombres sont complets mais 2 fiches au plus sont données par source
+         *     (un avertissement le dit).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["alertes.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * S'abonner aux événements d'une alerte
+         * @description Crée un abonnement, relevé par interrogation (le service n'envoie pas de webhook),
+         *     aux événements d'une alerte active de l'organisation de l'appelant. Garder une clé
+         *     `key` stable par automatisation : la même clé sur la même alerte rend le même
+         *     abonnement (`created: false`), même si deux appels se croisent. Le premier départ
+         *     ne livre que les événements futurs : `checkpoint` est placé en tête du journal de
+         *     l'alerte ; `first_run` donne le prochain passage du robot (toutes les 3 heures,
+         *     heure de Paris, ISO 8601). `id` et `subscription_id` portent le même identifiant.
+         *     Une alerte inconnue ou d'une autre organisation répond 404 `not_found` ; une alerte
+         *     inactive (organisation revenue à la formule gratuite) répond 409 `conflict`. Au plus
+         *     20 abonnements par compte et 20 par organisation (un abonnement en pause compte) :
+         *     le 21e répond 409 `conflict`, exactement même sous des créations simultanées.
+         *     Exige la portée mcp:write explicitement (l'ancienne portée mcp:public ne suffit
+         *     pas), une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lire les événements d'un abonnement
+         * @description Rend les événements de l'alerte écrits après le `checkpoint` de l'abonnement et pas
+         *     encore acquittés, les plus anciens d'abord, par pages de 100 au plus (`limit`) ;
+         *     `has_more` dit qu'il en reste après cette page. Livraison au moins une fois : un
+         *     événement non acquitté revient à la lecture suivante, un événement acquitté
+         *     (evenements_acquitter, avec son `ack_token`) ne revient jamais. Sortes d'événement
+         *     (`kind`) : `nouveau_marche` (avis publié), `rappel_echeance` (date limite de réponse
+         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `attribution` (marché
+         *     attribué), `permis` (permis autorisé), `publication` (réseaux sociaux),
+         *     `deliberation` (conseil municipal), `annonce_bodacc`, `entreprise`, `contact`,
+         *     `vente` (DVF). Chaque événement porte `id`, `kind`, `alerte_id`, `source`,
+         *     `occurred_at` (ISO 8601, heure de Paris), `record` (la fiche telle que les recherches
+         *     la rendent : `id`, `titre`, `resume`, `fields`, jamais de coordonnées) et
+         *     `ack_token`. Les événements sont conservés 30 jours après leur écriture par le
+         *     robot : ceux qui sont purgés avant d'être lus sont sautés. Une alerte devenue
+         *     inactive met l'abonnement en pause (`warnings` le dit) : les événements déjà écrits
+         *     restent lisibles, aucun nouveau n'arrive. Un abonnement inconnu ou d'une autre
+         *     organisation répond 404 `not_found`.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.poll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acquitter un événement
+         * @description Acquitte un événement après son traitement réussi, avec l'`ack_token` que
+         *     evenements_lire a donné. Un événement acquitté ne revient plus ; acquitter deux fois
+         *     est sans effet (`acknowledged: true` les deux fois). Acquitter dans le désordre ne
+         *     perd rien : le `checkpoint` n'avance que sur le préfixe acquitté, et un événement
+         *     antérieur non acquitté revient à la lecture suivante. Un jeton altéré, ou émis pour
+         *     un autre abonnement, est refusé (400 `invalid_arguments`) ; un abonnement inconnu ou
+         *     d'une autre organisation répond 404 `not_found`. Exige la portée mcp:write
+         *     explicitement (l'ancienne portée mcp:public ne suffit pas), une organisation et un
+         *     rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.ack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supprimer un abonnement aux événements
+         * @description Supprime un abonnement de l'organisation de l'appelant et libère sa place (20 par
+         *     compte et par organisation). Une suppression répétée, ou celle d'un abonnement
+         *     inconnu ou d'une autre organisation, répond `removed: false` et ne change rien. Les
+         *     événements de l'alerte restent lisibles par ses autres abonnements. Supprimer
+         *     l'alerte supprime ses abonnements. Exige la portée mcp:write explicitement
+         *     (l'ancienne portée mcp:public ne suffit pas), une organisation et un rôle qui peut
+         *     écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/events.subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les abonnements aux événements
+         * @description Liste les abonnements aux événements de l'organisation de l'appelant (20 au plus),
+         *     les plus récents d'abord : l'alerte suivie, la clé, le `checkpoint` et l'état
+         *     (`active`, ou `en_pause` quand l'alerte est inactive).
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["events.subscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/entreprises.get": {
         parameters: {
             query?: never;
@@ -101,9 +293,14 @@ export interface paths {
          *     doit appartenir au SIREN. Par SIREN, la fiche décrit le siège ; par SIRET,
          *     l'établissement demandé. Une entreprise inconnue donne `results` vide (200). Aucune
          *     coordonnée (téléphone, courriel, site web) ; `url` est le lien permanent du service
-         *     vers la fiche. `capital_social_eur`, `dirigeants` et `evolution_ca` ne sont pas dans
-         *     les sources publiques importées (SIRENE, RGE) : null et listes vides. Ne consomme
-         *     aucune unité de consultation de dossier.
+         *     vers la fiche. `dirigeants` et `capital_social_eur` viennent du Registre national des
+         *     entreprises (INPI) : nom, prénoms, qualité et au plus l'année de naissance d'une
+         *     personne physique, SIREN et lien vers la fiche d'une personne morale dirigeante.
+         *     `evolution_ca` donne les comptes publiés (ratios financiers BCE/INPI) par exercice, le
+         *     plus récent d'abord, avec l'évolution du chiffre d'affaires ; des comptes confidentiels
+         *     ne montrent aucun montant. `procedures_collectives` : les procédures publiées au
+         *     BODACC, datées. Sources non importées : null et listes vides. Ne consomme aucune unité
+         *     de consultation de dossier.
          *
          *     Version du contrat : 3.0.0.
          */
@@ -131,7 +328,9 @@ export interface paths {
          *     ignorés) et par filtres : codes ou débuts de codes NAF (`naf`), département
          *     (`localisation.dept`, un établissement actif dans le département), entreprises RGE
          *     seulement (`rge`), domaine RGE (`domaine_rge`), tranches d'effectif (`effectif`),
-         *     actives seulement (`actives`, vrai par défaut). Résultats par pertinence puis date
+         *     actives seulement (`actives`, vrai par défaut), tranche de chiffre d'affaires du dernier
+         *     exercice publié (`chiffre_affaires_min`, `chiffre_affaires_max`, en euros ; les comptes
+         *     confidentiels n'y répondent pas), dirigeants connus (`dirigeants_connus`). Résultats par pertinence puis date
          *     de création, par pages de `limit` (1 à 50, 10 par défaut) ; `next_cursor` donne la
          *     page suivante (à renvoyer tel quel avec les mêmes arguments dans `cursor`). Une
          *     recherche ne va pas au-delà des 1000 premiers résultats (pas d'export de masse) ;
@@ -571,6 +770,67 @@ export interface paths {
          *     Version du contrat : 3.0.0.
          */
         post: operations["quotas.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/abonnement.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La formule de l'organisation et ce qu'elle ouvre
+         * @description Donne la formule de l'organisation de l'appelant (`free` ou `subscribed`), ses options
+         *     (option e-mail, accès éligible accordé), le nombre de ses membres, le prix de la
+         *     formule abonnée (12 € HT par utilisateur et par mois, sans engagement) et le montant
+         *     mensuel qu'elle représenterait pour l'organisation, les plafonds de chaque formule, et
+         *     ce que chaque formule ou option ouvre : la liste des opérations réservées, tirée du
+         *     contrat lui-même (`x-paid-only`, `x-eligible-access`), avec pour chacune si l'accès en
+         *     cours l'ouvre. `demande_en_cours` donne la demande d'abonnement en attente de
+         *     confirmation par un administrateur (voir `abonnement.subscribe`). Un compte sans
+         *     organisation est en formule gratuite (`organisation` nul). Consomme un appel comme
+         *     tout appel. Non servi sur l'adresse de l'assistant.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["abonnement.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/abonnement.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Demander l'abonnement de l'organisation
+         * @description Démarre une demande d'abonnement de l'organisation de l'appelant à la formule abonnée
+         *     (12 € HT par utilisateur et par mois, sans engagement) et rend l'adresse (`url`) de la
+         *     page du compte où un administrateur de l'organisation la confirme, après connexion ;
+         *     c'est cette confirmation qui change la formule, pas l'appel. Un membre peut demander,
+         *     seul un administrateur confirme. Rejouer l'appel rend la même demande tant qu'elle
+         *     attend (`created: false`) ; une demande non confirmée expire au bout de 7 jours. Une
+         *     organisation déjà abonnée reçoit `deja_abonnee: true` et l'adresse de la page de sa
+         *     formule, sans demande. Exige une organisation et un rôle qui peut écrire ; consomme un
+         *     appel comme tout appel. Non servi sur l'adresse de l'assistant.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["abonnement.subscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1349,6 +1609,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/marque.rapport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rapport de marque d'une entreprise
+         * @description Rapport sur une entreprise (`siren`) tiré des marchés attribués (DECP) et de la liste
+         *     RGE : marchés gagnés par année (nombre, montant), principaux acheteurs, familles CPV
+         *     (groupe CPV, les 3 premiers chiffres du code), départements, séries de victoires
+         *     (années consécutives avec au moins un marché gagné), part de ses victoires parmi les
+         *     attributions de mêmes famille CPV et département, domaines RGE en cours. Fenêtre de
+         *     notification facultative (`notifie_depuis`, `notifie_avant`). Un marché à plusieurs
+         *     titulaires compte pour chacun, avec son montant entier (les DECP ne le répartissent
+         *     pas). Le rapport lit au plus les 20 000 marchés les plus récents de l'entreprise
+         *     (`fields.tronque` le dit). Le résultat est une fiche (`results`, une au plus) dont
+         *     `fields.url` est une page imprimable du rapport. Entreprise sans fiche ni marché
+         *     gagné : `results` vide (200). Réservé à la formule abonnée ou à un accès éligible
+         *     accordé à l'organisation.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["marque.rapport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Qui gagne un marché (concurrents)
+         * @description Pour des débuts de codes CPV (`cpv`, 1 à 20) et des départements du lieu d'exécution
+         *     (`departements` ou `region`), ou pour un acheteur (`acheteur_siret`), sur une fenêtre
+         *     de notification (`notifie_depuis`, `notifie_avant`) : les entreprises titulaires
+         *     (par SIREN), classées par nombre de marchés gagnés, puis montant total, puis SIREN ;
+         *     pour chacune sa part des attributions retenues et ses montants typiques (médiane,
+         *     premier et troisième quartiles, méthode ci-dessous). Il faut au moins `cpv` ou
+         *     `acheteur_siret`. Les `limit` premiers (1 à 50, 20 par défaut) sont rendus, sans page
+         *     suivante : resserrer les critères pour voir au-delà. Les calculs portent sur les
+         *     20 000 attributions les plus récentes des critères (`tronque` le dit). Un marché à
+         *     plusieurs titulaires compte pour chacun, avec son montant entier. Quartiles :
+         *     interpolation linéaire entre valeurs triées (méthode 7 de Hyndman et Fan, celle de
+         *     R et de numpy par défaut), sur les montants connus et positifs, arrondis au centime.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["concurrents.search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prix de référence des marchés attribués
+         * @description Distribution des montants attribués (DECP) pour des débuts de codes CPV (`cpv`, 1 à
+         *     20, requis), des départements du lieu d'exécution (`departements` ou `region`) et une
+         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`) : nombre, minimum,
+         *     premier quartile, médiane, troisième quartile, maximum et moyenne, sur les montants
+         *     connus et positifs, en euros hors taxes ; et la même distribution par année de
+         *     notification. La base d'une décision d'aller ou non : le montant d'une offre se lit
+         *     contre ces prix. Quartiles : interpolation linéaire entre valeurs triées (méthode 7 de
+         *     Hyndman et Fan, celle de R et de numpy par défaut), arrondis au centime ; les mêmes
+         *     chiffres sur les deux bases. Les calculs portent sur les 50 000 montants les plus
+         *     récents des critères (`tronque` le dit). Aucun montant : `nombre` 0 et valeurs null.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["prix.stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1610,6 +1967,65 @@ export interface components {
             modifie_le: string;
         };
         /**
+         * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
+         *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
+         *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
+         *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
+         *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
+         *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
+         * @enum {string}
+         */
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
+        EventCheckpoint: string;
+        /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
+        EventRecord: {
+            /** @description Identifiant de la fiche dans sa source (à passer à l'outil de consultation de la source). */
+            id: string;
+            titre: string;
+            resume: string;
+            /** @description Les champs de la fiche, selon sa source (100 au plus), dont `url`, le lien permanent du service vers elle. */
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        AlertEvent: {
+            /**
+             * Format: uuid
+             * @description Identifiant de l'événement.
+             */
+            id: string;
+            kind: components["schemas"]["EventKind"];
+            /** Format: uuid */
+            alerte_id: string;
+            source: components["schemas"]["AlertSourceCode"];
+            /**
+             * Format: date-time
+             * @description Quand le fait a eu lieu (publication, autorisation, vente…), ISO 8601 avec le décalage de Paris.
+             */
+            occurred_at: string;
+            record: components["schemas"]["EventRecord"];
+            /** @description Jeton à rendre à evenements_acquitter après le traitement réussi de l'événement ; lié à l'abonnement et à l'événement. */
+            ack_token: string;
+        };
+        EventSubscription: {
+            /** Format: uuid */
+            subscription_id: string;
+            /** Format: uuid */
+            alerte_id: string;
+            alerte_nom: string;
+            key: string;
+            checkpoint: components["schemas"]["EventCheckpoint"];
+            /**
+             * @description `en_pause` quand l'alerte est inactive (organisation revenue à la formule gratuite) : aucun nouvel événement n'arrive.
+             * @enum {string}
+             */
+            etat: "active" | "en_pause";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
          * @description Type de local, tel que DVF l'écrit.
          * @enum {string}
          */
@@ -1752,6 +2168,137 @@ export interface components {
                 }[];
                 /** @description Lien permanent du service. */
                 url: string;
+            };
+        };
+        BrandReportResults: {
+            results: components["schemas"]["BrandReport"][];
+            /** @description Toujours null (une fiche au plus). */
+            next_cursor: null;
+            total_estimated: number;
+            _meta: {
+                sources: string[];
+            };
+        };
+        BrandReport: {
+            /** @description SIREN de l'entreprise. */
+            id: string;
+            titre: string;
+            /** @description Le rapport en une phrase. */
+            resume: string;
+            fields: {
+                siren: string;
+                /** @description Nom de l'entreprise (SIRENE), à défaut celui des titulaires DECP. */
+                raison_sociale: string | null;
+                /** @description Dates de notification du premier et du dernier marché retenus (null sans marché). */
+                periode: {
+                    debut: string | null;
+                    fin: string | null;
+                };
+                marches_gagnes: number;
+                /** @description Somme des montants connus, en euros hors taxes. */
+                montant_total: number;
+                /** @description Plus de 20 000 marchés gagnés sur la période ; le rapport porte sur les 20 000 plus récents. */
+                tronque: boolean;
+                /** @description Par année de notification, de la plus ancienne à la plus récente. */
+                par_annee: {
+                    annee: number;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Les 10 acheteurs qui lui ont attribué le plus de marchés (puis le plus gros montant). */
+                acheteurs: {
+                    acheteur_id: string | null;
+                    nom: string | null;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Les 20 groupes CPV (3 premiers chiffres) où elle gagne le plus. */
+                familles_cpv: {
+                    famille: string;
+                    /** @description Libellé du groupe CPV quand il est de la division 45 (travaux). */
+                    libelle: string | null;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Départements du lieu d'exécution, du plus au moins fréquent. */
+                departements: {
+                    departement: string;
+                    nombre: number;
+                    montant_total: number;
+                }[];
+                /** @description Séries d'années consécutives avec au moins un marché gagné, de la plus ancienne à la plus récente. */
+                series: {
+                    debut: number;
+                    fin: number;
+                    annees: number;
+                }[];
+                /** @description Pour ses 10 couples (groupe CPV, département) les plus fréquents : ses marchés gagnés, toutes les attributions du couple sur la même période, et sa part (0 à 1, arrondie à 4 décimales). */
+                parts: {
+                    famille: string;
+                    departement: string;
+                    gagnes: number;
+                    attributions: number;
+                    part: number;
+                }[];
+                /** @description Domaines RGE en cours de ses établissements. */
+                rge_domaines: string[];
+                /** @description Page imprimable du rapport (lien permanent du service). */
+                url: string;
+            };
+        };
+        /** @description Montants en euros hors taxes ; null quand aucun montant n'est connu. */
+        AmountDistribution: {
+            /** @description Montants connus et positifs retenus. */
+            nombre: number;
+            minimum: number | null;
+            /** @description Premier quartile. */
+            q1: number | null;
+            mediane: number | null;
+            /** @description Troisième quartile. */
+            q3: number | null;
+            maximum: number | null;
+            moyenne: number | null;
+        };
+        PriceStats: {
+            distribution: components["schemas"]["AmountDistribution"];
+            /** @description La distribution par année de notification, de la plus ancienne à la plus récente. */
+            par_annee: {
+                annee: number;
+                distribution: components["schemas"]["AmountDistribution"];
+            }[];
+            /** @description Attributions des critères, montant connu ou non. */
+            attributions_total: number;
+            /** @description Plus de 50 000 montants ; la distribution porte sur les 50 000 plus récents. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
+            };
+        };
+        CompetitorResults: {
+            concurrents: {
+                siren: string;
+                /** @description Nom que les DECP donnent au titulaire. */
+                denomination: string | null;
+                marches_gagnes: number;
+                /** @description Part des attributions retenues qu'il a gagnées (4 décimales). */
+                part: number;
+                montant_total: number;
+                montants: components["schemas"]["AmountDistribution"];
+                /** @description Date de notification de son dernier marché retenu. */
+                derniere_attribution: string | null;
+                /** @description Fiche de l'entreprise (lien permanent du service). */
+                url: string;
+            }[];
+            /** @description Entreprises titulaires distinctes des attributions retenues. */
+            titulaires_total: number;
+            /** @description Attributions retenues (au plus 20 000). */
+            attributions_total: number;
+            /** @description Plus de 20 000 attributions ; l'analyse porte sur les 20 000 plus récentes. */
+            tronque: boolean;
+            _meta: {
+                sources: string[];
+                methode_quantiles: string;
             };
         };
         /**
@@ -2039,7 +2586,7 @@ export interface components {
                 /** @description Lien permanent du service vers cette fiche. */
                 url: string;
                 ville: string | null;
-                /** @description Absent des sources importées. */
+                /** @description Capital social en euros tel que déclaré au Registre national des entreprises (INPI, « montantCapital ») ; null si le RNE n'est pas importé pour cette entreprise, si elle n'a pas de capital (entreprise individuelle) ou s'il est déclaré dans une autre devise. */
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
@@ -2048,17 +2595,54 @@ export interface components {
                 rge_domaines: string[];
                 /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
                 procedures_collectives: components["schemas"]["CollectiveProceeding"][];
-                /** @description Absent des sources importées (liste vide). */
-                dirigeants: {
-                    nom?: string;
-                    qualite?: string;
-                }[];
-                /** @description Absent des sources importées (liste vide). */
-                evolution_ca: {
-                    annee?: number;
-                    chiffre_affaires_eur?: number;
-                }[];
+                /** @description Dirigeants en fonction déclarés au Registre national des entreprises (INPI), dans l'ordre du registre, 100 au plus ; liste vide si le RNE n'est pas importé pour cette entreprise. Comme sur les registres publics : nom, prénoms, qualité et au plus l'année de naissance d'une personne physique (jamais la date complète ni l'adresse) ; une personne morale dirigeante porte son SIREN et le lien vers sa propre fiche. Une entreprise qui a refusé la diffusion commerciale ne montre que ses dirigeants personnes morales. */
+                dirigeants: components["schemas"]["CompanyOfficer"][];
+                /** @description Comptes annuels publiés (jeu « ratios financiers BCE/INPI »), un élément par exercice clos, le plus récent d'abord, 30 au plus ; liste vide si aucun compte n'est importé. Quand plusieurs bilans clôturent le même jour, ceux de l'entreprise elle-même sont retenus : complet (C), puis simplifié (S), puis les autres, consolidé (K) en dernier. Valeurs telles que publiées, jamais corrigées (un résultat net supérieur au chiffre d'affaires est montré tel quel). Des comptes déclarés confidentiels par l'entreprise ne montrent aucun montant (« comptes_confidentiels » vrai). */
+                evolution_ca: components["schemas"]["CompanyYearAccounts"][];
             };
+        };
+        /** @description Un dirigeant d'une entreprise, tel que le Registre national des entreprises le publie. */
+        CompanyOfficer: {
+            /**
+             * @description Personne physique ou personne morale (société dirigeante).
+             * @enum {string}
+             */
+            type: "personne_physique" | "personne_morale";
+            /** @description Nom de la personne physique ; dénomination de la personne morale. */
+            nom: string;
+            /** @description Prénoms d'une personne physique, séparés par des espaces ; null pour une personne morale. */
+            prenoms: string | null;
+            /** @description Qualité (rôle) en clair : Président, Gérant, Directeur général, Commissaire aux comptes titulaire… */
+            qualite: string;
+            /** @description Année de naissance d'une personne physique quand le registre la donne ; jamais le mois ni le jour. null sinon. */
+            annee_naissance: number | null;
+            /** @description SIREN d'une personne morale dirigeante ; null pour une personne physique. */
+            siren: string | null;
+            /** @description Dénomination d'une personne morale dirigeante ; null pour une personne physique. */
+            denomination: string | null;
+            /** @description Lien permanent du service vers la fiche de la personne morale dirigeante (entreprises.get avec son SIREN) ; null pour une personne physique. */
+            url: string | null;
+        };
+        /** @description Les comptes d'un exercice clos (montants en euros, tels que publiés). */
+        CompanyYearAccounts: {
+            /** @description Date de clôture de l'exercice (AAAA-MM-JJ). */
+            exercice: string;
+            /** @description Mois écoulés depuis la clôture de l'exercice précédent connu ; null pour le plus ancien (le jeu ne publie pas la durée). */
+            duree_mois: number | null;
+            /** @description Type de bilan publié : C (complet), S (simplifié), K (consolidé), ou autre tel que publié. */
+            type_bilan: string;
+            /** @description Vrai quand l'entreprise a déclaré ses comptes confidentiels ; aucun montant n'est alors montré. */
+            comptes_confidentiels: boolean;
+            /** @description Chiffre d'affaires ; null si non publié ou confidentiel. */
+            chiffre_affaires: number | null;
+            /** @description Résultat net ; null si non publié ou confidentiel. */
+            resultat_net: number | null;
+            /** @description Marge brute ; null si non publiée ou confidentielle. */
+            marge_brute: number | null;
+            /** @description Excédent brut d'exploitation ; null si non publié ou confidentiel. */
+            ebe: number | null;
+            /** @description Évolution du chiffre d'affaires depuis l'exercice précédent, en %, à une décimale ; null si l'un des deux est inconnu ou confidentiel, ou si le précédent est nul. */
+            variation_ca_pct: number | null;
         };
         /**
          * @description Adresse MCP : `full` = `/api/mcp`, `connectors` = `/api/mcp/connectors`, `assistant` = `/api/mcp/assistant`.
@@ -2805,6 +3389,333 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    "alertes.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mots-clés ; tous les mots requis, "une phrase" exacte, une virgule sépare des alternatives (OU). */
+                    query: string;
+                    /** @description Sources à essayer ; par défaut les dix. */
+                    sources?: components["schemas"]["AlertSourceCode"][];
+                    departement?: components["schemas"]["DepartementCode"];
+                    /** @description Départements suivis (110 codes au plus). */
+                    departements?: components["schemas"]["DepartementCode"][];
+                    /** @description Montant minimal en euros, de 0 à 1 000 000 000 000 (source attribution seulement). */
+                    montant_min?: number;
+                    /**
+                     * @description Fiches rendues par source, les plus récentes d'abord (2 au plus en formule gratuite).
+                     * @default 5
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Ce que l'alerte aurait trouvé sur 7 jours, par source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "apercu";
+                        /**
+                         * Format: date-time
+                         * @description Début de la fenêtre (il y a 7 jours), heure de Paris.
+                         */
+                        depuis: string;
+                        /**
+                         * Format: date-time
+                         * @description Fin de la fenêtre (l'instant de l'appel), heure de Paris.
+                         */
+                        jusqu_a: string;
+                        /** @description Fiches trouvées, toutes sources. */
+                        total: number;
+                        /** @description Avis trouvés dont la date limite tombe dans les 7 jours : le rappel J-7 serait signalé dès le premier passage. */
+                        rappels_echeance: number;
+                        /** @description Une entrée par source surveillée, dans l'ordre des sources. */
+                        par_source: {
+                            source: components["schemas"]["AlertSourceCode"];
+                            total: number;
+                            /** @description Les fiches trouvées les plus récemment entrées d'abord. */
+                            records: components["schemas"]["EventRecord"][];
+                        }[];
+                        sources_surveillees: components["schemas"]["AlertSourceCode"][];
+                        /** @description Ce qui ne serait pas surveillé comme demandé, et les limites de l'aperçu, en français. */
+                        warnings: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID de l'alerte (service_alerte, action list).
+                     */
+                    alerte_id: string;
+                    /** @description Clé stable de l'automatisation (120 caractères au plus) : la même clé sur la même alerte rend le même abonnement. */
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'abonnement créé, ou l'abonnement existant de même clé sur cette alerte. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifiant de l'abonnement, à passer à evenements_lire et evenements_acquitter.
+                         */
+                        subscription_id: string;
+                        /**
+                         * Format: uuid
+                         * @description Le même identifiant que `subscription_id`.
+                         */
+                        id: string;
+                        checkpoint: components["schemas"]["EventCheckpoint"];
+                        /**
+                         * Format: date-time
+                         * @description Prochain passage du robot (ISO 8601, décalage de Paris) : les premiers événements ne peuvent pas arriver avant.
+                         */
+                        first_run: string;
+                        /** @description Faux quand l'abonnement de même clé existait déjà. */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement (evenements_abonnement_creer).
+                     */
+                    subscription_id: string;
+                    /**
+                     * @description Nombre maximal d'événements de la page, de 1 à 100 (100 par défaut).
+                     * @default 100
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Une page d'événements, les plus anciens d'abord. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        subscription_id: string;
+                        events: components["schemas"]["AlertEvent"][];
+                        checkpoint: components["schemas"]["EventCheckpoint"];
+                        /** @description Vrai quand d'autres événements non acquittés suivent cette page. */
+                        has_more: boolean;
+                        /** @description Ce qui limite la livraison (abonnement en pause), en français. */
+                        warnings: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Jeton d'acquittement de l'événement, tel que evenements_lire l'a rendu. */
+                    ack_token: string;
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement auquel le jeton appartient.
+                     */
+                    subscription_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description L'événement est acquitté. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Vrai : l'événement est acquitté (aussi quand il l'était déjà). */
+                        acknowledged: boolean;
+                        /** Format: uuid */
+                        subscription_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifiant de l'abonnement.
+                     */
+                    subscription_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le résultat de la suppression. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                        /** Format: uuid */
+                        subscription_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "events.subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description Les abonnements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        items: components["schemas"]["EventSubscription"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     "entreprises.get": {
         parameters: {
             query?: never;
@@ -2874,6 +3785,12 @@ export interface operations {
                      * @default true
                      */
                     actives?: boolean;
+                    /** @description Chiffre d'affaires minimal (euros) du dernier exercice publié. */
+                    chiffre_affaires_min?: number;
+                    /** @description Chiffre d'affaires maximal (euros) du dernier exercice publié. */
+                    chiffre_affaires_max?: number;
+                    /** @description Vrai : entreprises dont le RNE donne au moins un dirigeant ; faux : celles sans dirigeant connu. */
+                    dirigeants_connus?: boolean;
                     /** @default 10 */
                     limit?: number;
                     /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
@@ -3572,6 +4489,142 @@ export interface operations {
                         appels_minute: components["schemas"]["SlidingQuota"];
                         appels_jour: components["schemas"]["SlidingQuota"];
                         dossiers_jour: components["schemas"]["DailyQuota"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "abonnement.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description La formule, ses options et ce qu'elles ouvrent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        formule: "free" | "subscribed";
+                        /** @description L'organisation de l'appelant ; nul pour un compte sans organisation. */
+                        organisation: {
+                            nom: string;
+                            membres: number;
+                            /** @description Membres × prix unitaire : ce que coûte (ou coûterait) la formule abonnée par mois, hors taxes. */
+                            montant_mensuel_ht_eur: number;
+                        } | null;
+                        options: {
+                            /** @description L'option e-mail : un domaine d'envoi personnalisé pour les e-mails envoyés par le service. */
+                            option_email: boolean;
+                            /** @description Un accès éligible accordé à l'organisation : ouvre les opérations marquées `x-eligible-access` sans la formule abonnée. */
+                            acces_eligible: boolean;
+                        };
+                        prix: {
+                            montant_ht_eur: number;
+                            /** @constant */
+                            unite: "par utilisateur et par mois";
+                            /** @description Faux : résiliable à tout moment. */
+                            engagement: boolean;
+                            texte: string;
+                        };
+                        /** @description Les plafonds de chaque formule (une organisation peut avoir des plafonds négociés, voir compte_quotas). */
+                        formules: {
+                            /** @enum {string} */
+                            code: "free" | "subscribed";
+                            /** @description Par utilisateur et par mois. */
+                            prix_ht_eur: number;
+                            appels_minute: number;
+                            appels_jour: number;
+                            dossiers_jour: number;
+                        }[];
+                        /** @description Les opérations réservées, tirées du contrat. */
+                        operations_reservees: {
+                            operation: string;
+                            /** @description L'outil MCP qui l'exécute. */
+                            outil: string;
+                            /** @enum {string} */
+                            ouverte_par: "formule_abonnee" | "formule_abonnee_ou_acces_eligible";
+                            /** @description Si la formule et les options de l'organisation l'ouvrent à l'appelant. */
+                            ouverte: boolean;
+                        }[];
+                        demande_en_cours: {
+                            /** @description La page du compte où un administrateur confirme. */
+                            url: string;
+                            /** Format: date-time */
+                            demandee_le: string;
+                            /** Format: date-time */
+                            expire_le: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "abonnement.subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["EmptyObject"];
+        responses: {
+            /** @description La demande en attente de confirmation, ou la formule déjà abonnée. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "souscription";
+                        /** @enum {string} */
+                        formule: "free" | "subscribed";
+                        deja_abonnee: boolean;
+                        /** @description Vrai quand cet appel a démarré la demande. */
+                        created: boolean;
+                        /** @description La page du compte à ouvrir (par un administrateur de l'organisation pour confirmer). */
+                        url: string;
+                        demande: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            demandee_le: string;
+                            /** Format: date-time */
+                            expire_le: string;
+                        } | null;
+                        /** @description La prochaine étape, en français. */
+                        message: string;
                     };
                 };
             };
@@ -4967,6 +6020,159 @@ export interface operations {
                         /** @description Documents joints dans le zip (plus la liste des pièces). */
                         documents: number;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "marque.rapport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description SIREN de l'entreprise (9 chiffres). */
+                    siren: string;
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le rapport (ou aucun). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandReportResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "concurrents.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv?: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /** @description SIRET de l'acheteur. */
+                    acheteur_siret?: string;
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                    /** @default 20 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Les titulaires classés. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompetitorResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "prix.stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cpv: string[];
+                    departements?: components["schemas"]["DepartementCode"][];
+                    region?: components["schemas"]["RegionCode"];
+                    /**
+                     * Format: date
+                     * @description Premier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_depuis?: string;
+                    /**
+                     * Format: date
+                     * @description Dernier jour de notification retenu (AAAA-MM-JJ).
+                     */
+                    notifie_avant?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description La distribution des montants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

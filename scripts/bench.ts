@@ -3,13 +3,18 @@
 //    SQLite, next to a bare node:http server answering the same JSON in the same run.
 // 2. Consultation files (scripts/bench/dce.ts): extraction rates, dce.read p99, memory of a
 //    200 MB archive's import.
-// 3. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
+// 3. Event subscriptions (scripts/bench/events.ts): events.poll of a full page, p50/p99.
+// 4. The alert robot (scripts/bench/robot.ts): 10,000 alerts against a 3-hour batch of
+//    10,000 new documents, duration and peak memory.
+// 5. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
 //    default (about 6 minutes on the 2-core machine, data generation included); skipped with
 //    `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps) the generated files.
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
+import { benchEvents } from './bench/events.js';
 import { benchLargeSet } from './bench/large.js';
+import { benchRobot } from './bench/robot.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
@@ -61,5 +66,7 @@ async function admittedCall(): Promise<void> {
 console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
 await admittedCall();
 await benchDce();
+await benchEvents();
+await benchRobot();
 if (large) await benchLargeSet();
 else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');

@@ -61,8 +61,9 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
+  const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, dceStore };
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, dceStore };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
@@ -112,6 +113,9 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
+    .get('/compte/abonnement', accountPages.plan)
+    .get('/compte/abonnement/:id', accountPages.subscriptionRequest)
+    .post('/compte/abonnement/:id/confirmer', accountPages.confirmSubscription)
     .all(/^\/compte/, accountPages.signInRequired)
     // Record pages (every record's `url`), through the call path
     // Consultation files' temporary links: the path (the token) is never written in the log.
@@ -148,7 +152,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/publications\/([^/]+)$/, recordPage('publications.get', (id) => ({ id })))
     .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })))
     .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })))
-    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })));
+    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })))
+    .get(/^\/rapports\/marque\/(\d{9})$/, recordPage('marque.rapport', (siren) => ({ siren })));
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -18,6 +18,8 @@ export interface Config {
   dceStoreDir: string;
   /** Tests only (never read from the environment): trust a local HTTPS server's certificate for client metadata documents. */
   clientMetadataTestTrust?: ClientMetadataTestTrust;
+  /** The alert robot runs inside the service (`ROBOT=off` turns it off: tests, a second process that must not tick). */
+  robot: boolean;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     dceStoreUrl: env.DCE_STORE_URL || undefined,
     dceStoreDir: defaultStoreDir(env.DATABASE_URL ?? 'sqlite:./data/service.sqlite'),
+    robot: !['off', '0', 'false', 'non'].includes((env.ROBOT ?? 'on').trim().toLowerCase()),
     limits: { ...DEFAULT_LIMITS },
   };
 }

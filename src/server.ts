@@ -9,6 +9,7 @@ import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db
 import { migrateLatest } from './migrations/index.js';
 import { createLogger, type Logger } from './log.js';
 import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
+import { startRobotScheduler, type RobotScheduler } from './domains/robot/scheduler.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -66,6 +67,10 @@ export async function startService(
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
   const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry });
   server.on('request', app.callback());
+  // The alert robot: a connection of its own, so that its reads never queue the calls behind
+  // them on the service's single SQLite connection; it waits for locks off the loop as the service does.
+  const robotDb = config.robot ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
+  const robot: RobotScheduler | null = robotDb ? startRobotScheduler({ db: robotDb, publicUrl: url, now: () => new Date() }, logger) : null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Connections that finish their call become idle and are closed at once, rather than
@@ -78,6 +83,8 @@ export async function startService(
       });
       server.closeIdleConnections();
     })
+      .then(() => robot?.stop())
+      .then(() => robotDb?.destroy())
       .then(() => checkpointer?.stop())
       .then(() => (control === db ? undefined : control.destroy()))
       .then(() => db.destroy());

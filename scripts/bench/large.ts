@@ -10,6 +10,7 @@ import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { benchRobot } from './robot.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { MAX_SEARCH_DEPTH } from '../../src/platform/search/cursor.js';
@@ -75,7 +76,19 @@ async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
   const started = Date.now();
   console.log(`Génération du jeu de données large dans ${dir}${given ? '' : ' (temporaire)'}…`);
   try {
-    const written = await writeDemoData({ scale: 'large', outDir: dir, seed: 1 });
+    // Each step's duration (the 5,000 consultation files' zips among them).
+    let step: { label: string; at: number } | null = null;
+    const endStep = () => step && console.log(`  ${step.label} ${seconds(Date.now() - step.at)}`);
+    const written = await writeDemoData({
+      scale: 'large',
+      outDir: dir,
+      seed: 1,
+      onStep: (label) => {
+        endStep();
+        step = { label, at: Date.now() };
+      },
+    });
+    endStep();
     console.log(`  ${formatInt(written.counts.entreprises)} entreprises, ${formatInt(written.counts.etablissements)} établissements, ${formatInt(written.counts.avis)} avis en ${seconds(Date.now() - started)}.`);
   } catch (err) {
     cleanup();
@@ -220,6 +233,13 @@ export async function benchLargeSet(): Promise<void> {
     const failed = [get.latency, get.load, search.latency, search.load, ...sourceSearches.map((s) => s.figures)].reduce((n, f) => n + f.errors + f.non2xx, 0);
     if (failed) console.log(`Attention : ${failed} appels en erreur pendant les mesures.`);
     console.log('');
+    // The robot inside the large set (the service stopped: the run is the only writer).
+    const robotDb = openDatabase(databaseUrl);
+    try {
+      await benchRobot({ db: robotDb, label: 'dans le jeu large' });
+    } finally {
+      await robotDb.destroy();
+    }
     await benchLiveImport(join(data.dir, DEMO_FILES.unites));
     console.log(`Jeu large mesuré en ${seconds(Date.now() - started)}.`);
   } finally {

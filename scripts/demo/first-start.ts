@@ -13,7 +13,7 @@ import { Extractor } from '../../src/platform/extract/extractor.js';
 import type { ObjectStore } from '../../src/platform/files/object-store.js';
 
 /** The order matters: establishments after their companies, RGE after establishments. */
-const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts', 'dvf', 'permis'] as const;
+const ORDER = ['sirene-unites', 'sirene-etablissements', 'rge', 'rne', 'ratios', 'boamp', 'decp', 'bodacc', 'deliberations', 'publications', 'contacts', 'dvf', 'permis'] as const;
 
 export async function importDemoDataIfEmpty(db: Database, log: (line: string) => void, store: ObjectStore): Promise<boolean> {
   const [{ n }] = (await db('companies').count<{ n: number | string }[]>('* as n')) as [{ n: number | string }];

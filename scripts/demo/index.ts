@@ -12,6 +12,7 @@ import { writeDce } from './dce.js';
 import { writeDecp } from './decp.js';
 import { writeDvf } from './dvf.js';
 import { writeRge } from './rge.js';
+import { writeRatios, writeRneStock } from './finances.js';
 import { writeSirene } from './sirene.js';
 import { SITADEL_FILES, writeSitadel } from './sitadel.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
@@ -30,7 +31,7 @@ export interface DemoDataOptions {
 }
 
 export interface DemoDataFile {
-  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf' | 'permis' | 'dce';
+  source: 'sirene-unites' | 'sirene-etablissements' | 'rge' | 'rne' | 'ratios' | 'boamp' | 'decp' | 'bodacc' | 'deliberations' | 'publications' | 'contacts' | 'dvf' | 'permis' | 'dce';
   /** Path relative to outDir. */
   name: string;
   /** A consultation file's notice (its annonce_id), for `npm run import -- dce`. */
@@ -50,6 +51,9 @@ export interface DemoDataResult {
     entreprises: number;
     etablissements: number;
     rge: number;
+    /** Companies of the RNE stock, and yearly accounts of the ratios file. */
+    registre: number;
+    comptes: number;
     avis: number;
     attributions2019: number;
     attributions2024: number;
@@ -85,6 +89,8 @@ export const DEMO_FILES = {
   unites: 'sirene/StockUniteLegale_utf8.csv',
   etablissements: 'sirene/StockEtablissement_utf8.csv',
   rge: 'rge/liste-entreprises-rge.csv',
+  rne: 'rne/stock-rne.zip',
+  ratios: 'ratios/ratios_inpi_bce.csv.gz',
   boampJson: 'boamp/boamp.json',
   boampJsonl: 'boamp/boamp.jsonl',
   decp2019: 'decp/decp-2019.json',
@@ -137,6 +143,13 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   const rge = await writeRge(ctx, companies, sizes.rge, path(DEMO_FILES.rge));
   files.push({ source: 'rge', name: DEMO_FILES.rge, path: path(DEMO_FILES.rge), ...rge });
 
+  step('Registre national des entreprises (stock RNE, dirigeants et capital)…');
+  const rne = await writeRneStock(ctx, companies, path(DEMO_FILES.rne));
+  files.push({ source: 'rne', name: DEMO_FILES.rne, path: path(DEMO_FILES.rne), ...rne });
+  step('Ratios financiers BCE/INPI (comptes annuels)…');
+  const accounts = await writeRatios(ctx, companies, path(DEMO_FILES.ratios));
+  files.push({ source: 'ratios', name: DEMO_FILES.ratios, path: path(DEMO_FILES.ratios), ...accounts });
+
   const picker = new BuyerPicker(buildBuyers(seed));
   step(`Avis BOAMP (${sizes.avis} avis)…`);
   const boamp = await writeBoamp(ctx, sizes.avis, picker, companies, path(DEMO_FILES.boampJson), path(DEMO_FILES.boampJsonl));
@@ -185,6 +198,8 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       entreprises: sirene.unites.rows,
       etablissements: sirene.etablissements.rows,
       rge: rge.rows,
+      registre: rne.rows,
+      comptes: accounts.rows,
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,

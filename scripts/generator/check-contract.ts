@@ -39,6 +39,13 @@ export function checkContract(doc: OpenApiDocument, catalogue: ToolsDocument, op
     if (!op['x-mcp-tool']) problems.push(`${where} : x-mcp-tool manque`);
     if (op['x-explicit-write-scope'] !== undefined && (op['x-explicit-write-scope'] !== true || op['x-effect'] !== 'write'))
       problems.push(`${where} : x-explicit-write-scope ne se met (à true) que sur une écriture`);
+    if (op['x-effect'] === 'write' && typeof op['x-idempotent'] !== 'boolean') problems.push(`${where} : une écriture déclare x-idempotent (true ou false)`);
+    if (op['x-effect'] === 'read' && (op['x-idempotent'] !== undefined || op['x-destructive'] !== undefined))
+      problems.push(`${where} : x-idempotent et x-destructive ne se mettent que sur une écriture (une lecture est idempotente et ne détruit rien)`);
+    if (op['x-destructive'] !== undefined && op['x-destructive'] !== true) problems.push(`${where} : x-destructive ne se met qu'à true`);
+    if (op['x-open-world'] !== undefined && op['x-open-world'] !== true) problems.push(`${where} : x-open-world ne se met qu'à true`);
+    if (op['x-eligible-access'] !== undefined && (op['x-eligible-access'] !== true || op['x-paid-only'] !== true))
+      problems.push(`${where} : x-eligible-access ne se met (à true) que sur une opération x-paid-only`);
     if (!op.summary) problems.push(`${where} : summary manque`);
     if (typeof version === 'string') {
       const description = (op.description ?? '').trim();

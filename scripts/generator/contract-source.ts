@@ -22,6 +22,14 @@ export interface OpenApiOperation {
   'x-paid-only'?: boolean;
   'x-scope'?: string;
   'x-explicit-write-scope'?: boolean;
+  /** On a paid-only operation: a granted eligible access opens it too. */
+  'x-eligible-access'?: boolean;
+  /** Writes: whether repeating the call with the same arguments changes nothing more (MCP idempotentHint). */
+  'x-idempotent'?: boolean;
+  /** Writes that delete or overwrite what the caller had (MCP destructiveHint). */
+  'x-destructive'?: boolean;
+  /** Calls that reach outside the service (an e-mail sent): MCP openWorldHint. */
+  'x-open-world'?: boolean;
 }
 
 export interface OpenApiDocument {

@@ -21,8 +21,12 @@ export function operationEntry(path: string, method: string, op: OpenApiOperatio
     effect: op['x-effect'] as Effect,
     scope: op['x-scope'] as Scope,
     paidOnly: op['x-paid-only'] === true,
+    eligibleAccess: op['x-paid-only'] === true && op['x-eligible-access'] === true,
     mcpTool: op['x-mcp-tool'] ?? '',
     explicitWriteScope: op['x-explicit-write-scope'] === true,
+    idempotent: op['x-effect'] !== 'write' || op['x-idempotent'] === true,
+    destructive: op['x-effect'] === 'write' && op['x-destructive'] === true,
+    openWorld: op['x-open-world'] === true,
     inputSchema: input ? derefSchema(input, doc) : EMPTY_OBJECT,
     outputSchema: derefSchema(okContent['application/json']?.schema ?? {}, doc),
   };

@@ -2,7 +2,7 @@
 // operation it runs; a historic name takes those of the tool it stands for; a tool that
 // dispatches on an argument gets that argument plus every operation's arguments, and an
 // output that is one of its operations' outputs).
-import type { JsonSchema, OperationEntry, ProfileName, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
+import type { JsonSchema, OperationEntry, ProfileName, ToolAnnotations, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
 import type { ToolSource } from './contract-source.js';
 
 export function dispatchInputSchema(dispatch: ToolDispatch, operations: Map<string, OperationEntry>): JsonSchema {
@@ -46,6 +46,20 @@ export function cardAddresses(card: boolean | ProfileName[] | undefined, profile
   return CARD_ADDRESSES.filter((p) => wanted.includes(p) && profiles.includes(p));
 }
 
+/**
+ * A tool's hints from its operations: read-only when all read, destructive when one
+ * destroys, idempotent when all are, open-world when one reaches outside. A tool without
+ * operations (in preparation) is described as a read.
+ */
+export function toolAnnotations(ops: readonly OperationEntry[]): ToolAnnotations {
+  return {
+    readOnlyHint: ops.every((o) => o.effect === 'read'),
+    destructiveHint: ops.some((o) => o.destructive),
+    idempotentHint: ops.every((o) => o.idempotent),
+    openWorldHint: ops.some((o) => o.openWorld),
+  };
+}
+
 export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map<string, OperationEntry>): ToolEntry {
   const target = tool.status === 'alias' ? tools.find((t) => t.name === tool.alias_of) : tool;
   const opNames = target?.operations ?? [];
@@ -68,6 +82,7 @@ export function toolEntry(tool: ToolSource, tools: ToolSource[], operations: Map
     effect: ops.some((o) => o.effect === 'write') ? 'write' : 'read',
     paidOnly: ops.some((o) => o.paidOnly),
     card: cardAddresses(tool.status === 'alias' ? target?.card : tool.card, profiles),
+    annotations: toolAnnotations(ops),
     inputSchema: !callable ? null : dispatch ? dispatchInputSchema(dispatch, operations) : first.inputSchema,
     outputSchema: !callable ? null : dispatch ? dispatchOutputSchema(dispatch, operations) : first.outputSchema,
     recipes: (tool.status === 'alias' ? target?.recipes : tool.recipes) ?? [],

@@ -44,12 +44,19 @@ export function checkWorkspaceRights(op: OperationEntry, caller: Caller): void {
     throw new RoleDeniedError(`Le rôle « ${caller.role ?? 'aucun'} » ne permet pas d’écrire dans l’espace de l’organisation ; demander le rôle membre ou admin.`);
 }
 
-/** Paid-only operations (the contract's `x-paid-only`) need the subscribed plan. */
-export function checkPlan(op: OperationEntry, caller: Caller): void {
+/**
+ * Paid-only operations (the contract's `x-paid-only`) need the subscribed plan; those marked
+ * `x-eligible-access` also open to an organisation granted an eligible access.
+ */
+export function checkPlan(op: Pick<OperationEntry, 'paidOnly' | 'eligibleAccess'>, caller: Pick<Caller, 'plan' | 'eligibleAccess' | 'organisationId'>): void {
   if (!op.paidOnly || caller.plan === 'subscribed') return;
+  if (op.eligibleAccess && caller.eligibleAccess) return;
+  const needed = op.eligibleAccess
+    ? 'à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement) ou à un accès éligible accordé à l’organisation'
+    : 'à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement)';
   throw new AccessDeniedError(
     caller.organisationId
-      ? 'Cette action est réservée à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement) ; votre organisation est sur la formule gratuite.'
-      : 'Cette action est réservée à la formule abonnée (12 € HT par utilisateur et par mois, sans engagement) ; le compte doit appartenir à une organisation abonnée.',
+      ? `Cette action est réservée ${needed} ; votre organisation est sur la formule gratuite${op.eligibleAccess ? ', sans accès éligible' : ''}.`
+      : `Cette action est réservée ${needed} ; le compte doit appartenir à une organisation abonnée${op.eligibleAccess ? ' ou bénéficiant d’un accès éligible' : ''}.`,
   );
 }

@@ -10,12 +10,17 @@ import { csrfToken, csrfValid, readForm } from './forms.js';
 import { escapeHtml, page, SCOPE_LABELS } from './pages.js';
 import type { AuthServer } from './provider.js';
 import { signIn } from './sign-in.js';
+import { loadAccount } from './store/accounts.js';
+import { confirmSubscription, memberCount, pendingRequest, requestById } from '../domains/plan/store.js';
+import { PRICE_EUR_EXCL_TAX, PRICE_TEXT, planPagePath, requestPagePath } from '../domains/plan/actions.js';
 
 export const SESSION_COOKIE = 'compte_session';
 
 /** Where a sign-in may send back to: the record pages only (no open redirect). */
 export function safeNext(value: string | null | undefined): string | null {
-  return value && /^\/(entreprises|etablissements|marches|attributions|acheteurs|ventes|bodacc|deliberations|publications|contacts|permis)\/[^/?#\\]+$/.test(value) ? value : null;
+  if (!value) return null;
+  if (/^\/compte\/abonnement(\/[0-9a-f-]{36})?$/.test(value)) return value;
+  return /^\/(entreprises|etablissements|marches|attributions|acheteurs|ventes|bodacc|deliberations|publications|contacts|permis|rapports\/marque)\/[^/?#\\]+$/.test(value) ? value : null;
 }
 const LOGIN_CSRF_COOKIE = 'compte_csrf';
 
@@ -39,6 +44,15 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   <button type="submit">Se connecter</button>
 </form>`,
   );
+}
+
+/** A page of the plan section (no-store, never framed). */
+function planHtml(ctx: Context, status: number, title: string, body: string): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.body = page(title, `<h1>${escapeHtml(title)}</h1>\n${body}\n<p><a href="/compte/abonnement">Formule de l’organisation</a> · <a href="/compte/acces-ia">Accès IA</a></p>`);
 }
 
 /** The handlers of the account pages, by what they do; app.ts gives each its address. */
@@ -85,7 +99,9 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
       const sessionId = ctx.cookies.get(SESSION_COOKIE);
       const userId = await webSessionUser(db, sessionId, now());
       if (!userId || !sessionId) {
-        ctx.redirect('/compte/connexion');
+        // Back to the page asked for after sign-in (the plan pages an API answer links to).
+        const next = ctx.method === 'GET' ? safeNext(ctx.path) : null;
+        ctx.redirect(next ? `/compte/connexion?suite=${encodeURIComponent(next)}` : '/compte/connexion');
         ctx.status = 303;
         return;
       }
@@ -164,6 +180,75 @@ ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Ac
       ctx.cookies.set(SESSION_COOKIE, '', { ...cookie, path: '/', maxAge: 0 });
       ctx.redirect('/compte/connexion');
       ctx.status = 303;
+    }),
+
+    /** GET /compte/abonnement: the organisation's plan, and its request awaiting confirmation. */
+    plan: signedIn(async (ctx, userId) => {
+      const account = await loadAccount(db, userId);
+      const orgId = account?.organisationId ?? null;
+      const pending = orgId ? await pendingRequest(db, orgId, now()) : null;
+      const members = orgId ? await memberCount(db, orgId) : 0;
+      const notice = ctx.query.confirme ? '<p role="status">Abonnement confirmé : la formule abonnée s’applique dès le prochain appel.</p>' : '';
+      planHtml(
+        ctx,
+        200,
+        'Formule de l’organisation',
+        `${notice}${
+          account?.organisationId
+            ? `<p>Organisation : <strong>${escapeHtml(account.organisationName ?? '')}</strong> (${members} membre${members > 1 ? 's' : ''}).</p>
+<p>Formule : <strong>${account.plan === 'subscribed' ? 'abonnée' : 'gratuite'}</strong>.</p>
+${account.plan === 'subscribed' ? '' : `<p>Formule abonnée : ${escapeHtml(PRICE_TEXT)}, soit ${members * PRICE_EUR_EXCL_TAX} € HT par mois pour l’organisation.</p>`}
+${pending ? `<p>Une demande d’abonnement attend la confirmation d’un administrateur : <a href="${escapeHtml(requestPagePath(pending.id))}">voir la demande</a>.</p>` : ''}`
+            : '<p>Ce compte n’appartient à aucune organisation : il est en formule gratuite et ne peut pas s’abonner.</p>'
+        }`,
+      );
+    }),
+
+    /** GET /compte/abonnement/:id: the request, with the confirmation form for an administrator. */
+    subscriptionRequest: signedIn(async (ctx, userId, sessionId) => {
+      const id = (ctx.params as { id: string }).id;
+      const account = await loadAccount(db, userId);
+      const request = await requestById(db, id);
+      // Another organisation's request is not found, never a hint it exists.
+      if (!request || !account || request.organisationId !== account.organisationId) return planHtml(ctx, 404, 'Demande introuvable', '<p>Cette demande d’abonnement n’existe pas dans votre organisation.</p>');
+      const members = await memberCount(db, request.organisationId);
+      const csrf = csrfToken(auth.csrfKey, `compte:${sessionId}`);
+      const at = now().toISOString();
+      const state =
+        account.plan === 'subscribed'
+          ? '<p>L’organisation a la formule abonnée : rien à confirmer.</p>'
+          : request.confirmedAt || request.expiresAt <= at
+            ? '<p>Cette demande a expiré : en démarrer une nouvelle (outil abonnement_souscrire ou opération abonnement.subscribe).</p>'
+            : account.role === 'admin'
+              ? `<form method="post" action="${escapeHtml(requestPagePath(request.id))}/confirmer">
+  <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+  <button type="submit">Confirmer l’abonnement</button>
+</form>`
+              : '<p>Seul un administrateur de l’organisation peut confirmer cette demande : lui transmettre l’adresse de cette page.</p>';
+      planHtml(
+        ctx,
+        200,
+        'Demande d’abonnement',
+        `<p>Organisation : <strong>${escapeHtml(account.organisationName ?? '')}</strong> (${members} membre${members > 1 ? 's' : ''}).</p>
+<p>Demandée le ${escapeHtml(dateFr(request.requestedAt))} ; valable jusqu’au ${escapeHtml(dateFr(request.expiresAt))}.</p>
+<p>Formule abonnée : ${escapeHtml(PRICE_TEXT)}, soit <strong>${members * PRICE_EUR_EXCL_TAX} € HT par mois</strong> pour l’organisation. Elle ouvre les opérations réservées (alertes, rapport de marque…) et relève les plafonds d’appels.</p>
+${state}`,
+      );
+    }),
+
+    /** POST /compte/abonnement/:id/confirmer: an administrator confirms; the plan changes. */
+    confirmSubscription: signedInForm(async (ctx, _form, userId) => {
+      const id = (ctx.params as { id: string }).id;
+      const outcome = await confirmSubscription(db, id, userId, now());
+      if (outcome === 'confirmed' || outcome === 'already_subscribed') {
+        ctx.redirect(`${planPagePath()}${outcome === 'confirmed' ? '?confirme=1' : ''}`);
+        ctx.status = 303;
+        return;
+      }
+      if (outcome === 'not_found') return planHtml(ctx, 404, 'Demande introuvable', '<p>Cette demande d’abonnement n’existe pas dans votre organisation.</p>');
+      if (outcome === 'not_admin')
+        return planHtml(ctx, 403, 'Confirmation refusée', '<p>Seul un administrateur de l’organisation peut confirmer l’abonnement. Votre rôle ne le permet pas : transmettre l’adresse de la demande à un administrateur.</p>');
+      return planHtml(ctx, 409, 'Demande expirée', '<p>Cette demande a expiré : en démarrer une nouvelle (outil abonnement_souscrire ou opération abonnement.subscribe).</p>');
     }),
 
     /** Any other address under /compte: sign-in first; signed in, it is unknown (404 further on). */

@@ -19,9 +19,17 @@ export interface OperationEntry {
   effect: Effect;
   scope: Scope;
   paidOnly: boolean;
+  /** A paid-only operation that a granted eligible access opens too (the contract's `x-eligible-access`). */
+  eligibleAccess: boolean;
   mcpTool: string;
   /** A write the legacy `mcp:public` scope does not open (the event-subscription mutations). */
   explicitWriteScope: boolean;
+  /** Repeating the call with the same arguments changes nothing more (every read; writes as the contract's `x-idempotent`). */
+  idempotent: boolean;
+  /** A write that deletes or overwrites what the caller had (`x-destructive`). */
+  destructive: boolean;
+  /** The call reaches outside the service (`x-open-world`). */
+  openWorld: boolean;
   /** JSON Schema 2020-12 of the request body (an empty object schema for `GET`). */
   inputSchema: JsonSchema;
   /** JSON Schema 2020-12 of the 200 response. */
@@ -42,6 +50,13 @@ export interface ToolDispatch {
 }
 
 /** One entry of the MCP catalogue, with the schemas of the operation(s) it runs. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
 export interface ToolEntry {
   name: string;
   title: string;
@@ -58,6 +73,8 @@ export interface ToolEntry {
   paidOnly: boolean;
   /** The addresses that announce the results card with this tool (never `full`). */
   card: ProfileName[];
+  /** MCP tool annotations, from its operations' annotations (every hint given, as strict hosts require). */
+  annotations: ToolAnnotations;
   /** Null for a tool in preparation: it is described, not callable. */
   inputSchema: JsonSchema | null;
   outputSchema: JsonSchema | null;

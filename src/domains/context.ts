@@ -17,4 +17,6 @@ export interface Services {
   dceLinkKey: string;
   /** Where consultation files' pieces are kept; response files' documents are kept there too. */
   dceStore: ObjectStore;
+  /** Signs the acknowledgement tokens of polled events (kept in the database too). */
+  eventAckKey: string;
 }

@@ -4,6 +4,8 @@ import { importerCatalogue, type Importer } from '../import/importer.js';
 import { bodacc } from './announcements/import-bodacc.js';
 import { decp } from './awards/import-decp.js';
 import { rge } from './companies/import-rge.js';
+import { ratios } from './companies/import-ratios.js';
+import { rne } from './companies/import-rne.js';
 import { sireneEtablissements, sireneUnites } from './companies/import-sirene.js';
 import { boamp } from './notices/import-boamp.js';
 import { contacts } from './contacts/import-contacts.js';
@@ -16,6 +18,8 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
   'sirene-etablissements': sireneEtablissements as unknown as Importer<never, never>,
   rge: rge as unknown as Importer<never, never>,
+  rne: rne as unknown as Importer<never, never>,
+  ratios: ratios as unknown as Importer<never, never>,
   boamp: boamp as unknown as Importer<never, never>,
   decp: decp as unknown as Importer<never, never>,
   bodacc: bodacc as unknown as Importer<never, never>,

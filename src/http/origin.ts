@@ -33,7 +33,7 @@ export function createOriginPolicy(allowed: readonly string[], publicUrl: string
     ctx.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After, Mcp-Session-Id');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, DPoP, Content-Type, Accept, Mcp-Protocol-Version');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, DPoP, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name');
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
       return;

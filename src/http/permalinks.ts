@@ -16,7 +16,20 @@ function valueText(value: unknown): string {
   if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return '—';
   if (typeof value === 'boolean') return value ? 'oui' : 'non';
   if (Array.isArray(value)) return value.map((v) => (v && typeof v === 'object' ? Object.values(v).filter((x) => x !== null).join(' · ') : String(v))).join(' ; ');
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, ' ')} : ${valueText(v)}`).join(' · ');
   return String(value);
+}
+
+const isRecordList = (value: unknown): value is Record<string, unknown>[] =>
+  Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+
+/** A cell: a list of objects (a report's tallies) prints as a table of its own, anything else as text. */
+function cellHtml(value: unknown): string {
+  if (!isRecordList(value)) return escapeHtml(valueText(value));
+  const keys = Object.keys(value[0] as object);
+  const head = keys.map((k) => `<th>${escapeHtml(k.replace(/_/g, ' '))}</th>`).join('');
+  const body = value.map((row) => `<tr>${keys.map((k) => `<td>${escapeHtml(valueText(row[k]))}</td>`).join('')}</tr>`).join('');
+  return `<table><tr>${head}</tr>${body}</table>`;
 }
 
 /**
@@ -50,7 +63,7 @@ export function createPermalinkPages(deps: { db: Database; callPath: CallPath; n
         }
         const rows = Object.entries(record.fields)
           .filter(([key]) => key !== 'url')
-          .map(([key, value]) => `<tr><th>${escapeHtml(key.replace(/_/g, ' '))}</th><td>${escapeHtml(valueText(value))}</td></tr>`)
+          .map(([key, value]) => `<tr><th>${escapeHtml(key.replace(/_/g, ' '))}</th><td>${cellHtml(value)}</td></tr>`)
           .join('\n');
         ctx.body = page(record.titre, `<h1>${escapeHtml(record.titre)}</h1><p>${escapeHtml(record.resume)}</p><table>${rows}</table>`, true);
       } catch (err) {

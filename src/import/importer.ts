@@ -4,6 +4,7 @@
 // that the reading thread of a large file can load them without the engine importing a domain.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { ZipEntries } from './input.js';
 
 /**
  * A record, or the reason it cannot be read, with its place in the file. `stop`: the input
@@ -25,7 +26,7 @@ export interface Importer<Raw, Row> {
    * What the import's messages call a record (`ligne` for a CSV row, `enregistrement` for a
    * JSON record), and the layouts understood, said when a file gives nothing.
    */
-  input: { unit: 'ligne' | 'enregistrement'; layouts: string | null };
+  input: { unit: 'ligne' | 'enregistrement'; layouts: string | null; zipEntries?: ZipEntries };
   read(stream: Readable): AsyncIterable<RawRecord<Raw>>;
   map(raw: Raw, now: string): Mapped<Row>;
   /** Writes a batch in the transaction; returns how many rows were new, replaced a stored one, or were kept out (older). */

@@ -1,8 +1,9 @@
 // Opens an input file as a stream of its (decompressed) bytes: plain, gzip (.gz) or zip
-// (the first .csv/.json entry). Progress is counted on the bytes read from disk.
+// (the first .csv/.json entry, or every JSON entry one after the other for the sources
+// distributed as a zip of JSON files: the RNE stock). Progress is counted on the bytes read from disk.
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
 
@@ -61,7 +62,54 @@ function openZipEntry(path: string): Promise<{ stream: Readable; name: string; r
   });
 }
 
-export async function openInput(path: string): Promise<Input> {
+/** Which entries of a zip are read: the first data file, or every JSON file in the archive's order. */
+export type ZipEntries = 'first' | 'all-json';
+
+/**
+ * Every .json entry of the archive, one after the other, a line break between two: the
+ * reader then sees a sequence of JSON documents. Entries are read one at a time (streamed).
+ */
+function openZipJsonEntries(path: string): Promise<{ stream: Readable; name: string; readBytes: () => number }> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+      if (err || !zip) return reject(new ImportInputError(`archive zip illisible : ${path}`));
+      const out = new PassThrough();
+      let read = 0;
+      let started = false;
+      let finished = false;
+      const fail = (message: string) => {
+        if (!started) reject(new ImportInputError(message));
+        else out.destroy(new ImportInputError(message));
+      };
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (/\/$/.test(entry.fileName) || !/\.(json|jsonl|ndjson)$/i.test(entry.fileName)) return zip.readEntry();
+        zip.openReadStream(entry, (e, raw) => {
+          if (e || !raw) return fail(`entrée illisible dans ${path} : ${entry.fileName}`);
+          if (!started) {
+            started = true;
+            resolve({ stream: out, name: `${path} (fichiers JSON de l'archive)`, readBytes: () => read });
+          } else out.write('\n');
+          raw.pipe(out, { end: false });
+          raw.on('end', () => {
+            read += entry.compressedSize;
+            zip.readEntry();
+          });
+          raw.on('error', () => fail(`entrée illisible dans ${path} : ${entry.fileName}`));
+        });
+      });
+      zip.on('end', () => {
+        if (finished) return;
+        finished = true;
+        if (!started) reject(new ImportInputError(`aucun fichier .json dans l'archive ${path}`));
+        else out.end();
+      });
+      zip.on('error', () => fail(`archive zip illisible : ${path}`));
+      zip.readEntry();
+    });
+  });
+}
+
+export async function openInput(path: string, zipEntries: ZipEntries = 'first'): Promise<Input> {
   let size: number;
   try {
     const info = await stat(path);
@@ -72,7 +120,7 @@ export async function openInput(path: string): Promise<Input> {
     throw new ImportInputError(`fichier introuvable ou illisible : ${path}`);
   }
   if (/\.zip$/i.test(path)) {
-    const entry = await openZipEntry(path);
+    const entry = zipEntries === 'all-json' ? await openZipJsonEntries(path) : await openZipEntry(path);
     return { stream: entry.stream, totalBytes: size, readBytes: entry.readBytes, name: entry.name };
   }
   const { stream, readBytes } = counted(path);

@@ -66,7 +66,7 @@ try {
   const { IMPORTERS } = (await import(job.catalogue)) as { IMPORTERS: Record<string, Importer<never, never>> };
   const importer = IMPORTERS[job.source];
   if (!importer) throw new Error(`source inconnue : ${job.source}`);
-  const input = await openInput(job.path);
+  const input = await openInput(job.path, importer.input.zipEntries);
   port.postMessage({ kind: 'opened', name: input.name, totalBytes: input.totalBytes } satisfies ReadMessage);
   try {
     for await (const batch of rowBatches(importer, input.stream, input.readBytes, job.stamp, job)) {

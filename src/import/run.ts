@@ -111,7 +111,7 @@ interface RowSource<Row> {
 }
 
 async function readHere<Raw, Row>(importer: Importer<Raw, Row>, path: string, stamp: string, sizes: BatchSizes): Promise<RowSource<Row>> {
-  const input = await openInput(path);
+  const input = await openInput(path, importer.input.zipEntries);
   return {
     name: input.name,
     totalBytes: input.totalBytes,

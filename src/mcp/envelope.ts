@@ -7,6 +7,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { Contract } from '../contract/runtime.js';
 import { echoed } from '../contract/text-rules.js';
 import type { ProfileName, ToolEntry } from '../contract/types.js';
+import { MODERN_METHODS, modernRequestProblem } from './revision-2026.js';
 
 export type EnvelopeVerdict =
   | { kind: 'pass'; id: unknown; method: string }
@@ -14,7 +15,7 @@ export type EnvelopeVerdict =
   | { kind: 'tool-call'; id: unknown; method: 'tools/call'; tool: ToolEntry; arguments: Record<string, unknown> | undefined }
   /** A tools/call whose arguments are not an object: answered as a tool error, not by the SDK. */
   | { kind: 'tool-arguments'; id: unknown; tool: ToolEntry; arguments: unknown }
-  | { kind: 'refuse'; status: number; code: number; message: string; id: unknown };
+  | { kind: 'refuse'; status: number; code: number; message: string; id: unknown; data?: unknown };
 
 /** Methods this server answers; anything else is -32601 (notifications pass to the SDK). */
 const METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
@@ -56,7 +57,12 @@ export function protocolVersionProblem(header: string | undefined, method: strin
   };
 }
 
-export function checkEnvelope(body: unknown, profile: ProfileName, contract: Contract): EnvelopeVerdict {
+/**
+ * `modern` (a 2026-07-28 request, see revision-2026.ts) adds that revision's checks of
+ * `_meta` and headers before the method is looked up, and its method table: no
+ * initialize or ping, server/discover, an unknown method answered 404.
+ */
+export function checkEnvelope(body: unknown, profile: ProfileName, contract: Contract, modern?: { header: (name: string) => string | undefined }): EnvelopeVerdict {
   if (Array.isArray(body))
     return { kind: 'refuse', status: 400, code: -32600, message: 'Requête invalide : les lots JSON-RPC (batch) ne sont pas acceptés ; envoyer un message à la fois.', id: null };
   if (!isObject(body)) return { kind: 'refuse', status: 400, code: -32600, message: 'Requête invalide : le corps doit être un objet JSON-RPC.', id: null };
@@ -69,8 +75,12 @@ export function checkEnvelope(body: unknown, profile: ProfileName, contract: Con
   const method = body.method;
   if (method.startsWith('notifications/')) return { kind: 'pass', id, method };
   if (!('id' in body)) return refuse(-32600, 'Requête invalide : « id » manque.');
-  if (!METHODS.has(method)) return { kind: 'refuse', status: 200, code: -32601, message: `Méthode inconnue : « ${echoed(method)} ».`, id };
   const params = (body.params ?? {}) as Record<string, unknown>;
+  if (modern) {
+    const problem = modernRequestProblem(method, params, modern.header);
+    if (problem) return { kind: 'refuse', ...problem, id };
+  }
+  if (!(modern ? MODERN_METHODS : METHODS).has(method)) return { kind: 'refuse', status: modern ? 404 : 200, code: -32601, message: `Méthode inconnue : « ${echoed(method)} ».`, id };
   const problem = paramsProblem(method, params);
   if (problem) return { kind: 'refuse', status: problem.code === -32602 ? 200 : 400, ...problem, id };
   if (method === 'tools/call') {

@@ -13,6 +13,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type ReadResourceResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from '../call-path.js';
@@ -30,6 +31,7 @@ import { readJsonBody, type BodyLimits } from '../platform/read-body.js';
 import type { Logger } from '../log.js';
 import { listCardResources, readCardResource, toolCardMeta } from './card.js';
 import { checkEnvelope, protocolVersionProblem, type EnvelopeVerdict } from './envelope.js';
+import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_REVISIONS, speaksModernRevision, type CacheScope } from './revision-2026.js';
 import { readableText } from './readable-text.js';
 
 export const MCP_ADDRESSES: Record<string, ProfileName> = {
@@ -86,7 +88,7 @@ function toolDefinition(tool: ToolEntry, profile: ProfileName): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     outputSchema: tool.outputSchema as Tool['outputSchema'],
-    annotations: { title: tool.title, readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
+    annotations: { title: tool.title, ...tool.annotations },
     ...(meta ? { _meta: meta } : {}),
   };
 }
@@ -158,19 +160,33 @@ interface ToolCall {
   refusal: HttpSide | null;
 }
 
+/** The tools of tools/list at this address, as the caller may see them (both revisions). */
+function listedTools(deps: McpDeps, profile: ProfileName, caller: Caller): Tool[] {
+  const { contract } = deps;
+  return contract
+    .listedTools(profile)
+    .filter((t) => toolVisible(t, contract.operations, caller))
+    .map((t) => toolDefinition(t, profile));
+}
+
+/** resources/read of a card; an unknown URI is -32602 with the URI in `data` (both revisions). */
+function readResource(deps: McpDeps, profile: ProfileName, uri: string): ReadResourceResult {
+  const card = readCardResource(profile, deps.contract.listedTools(profile), uri);
+  if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${echoed(uri)} ».`, { uri });
+  return card;
+}
+
+function serverInfo(deps: McpDeps, profile: ProfileName): { name: string; title: string; version: string } {
+  return { name: 'batidata-api', title: deps.contract.profile(profile).title, version: API_CONTRACT_VERSION };
+}
+
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
+
 /** The server of one request; it answers tools/call only when the envelope found a tool to call. */
 function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCall: ToolCall | null): Server {
   const { contract } = deps;
-  const server = new Server(
-    { name: 'batidata-api', title: contract.profile(profile).title, version: API_CONTRACT_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: instructionsFor(contract.listedTools(profile)) },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: contract
-      .listedTools(profile)
-      .filter((t) => toolVisible(t, contract.operations, caller))
-      .map((t) => toolDefinition(t, profile)),
-  }));
+  const server = new Server(serverInfo(deps, profile), { capabilities: CAPABILITIES, instructions: instructionsFor(contract.listedTools(profile)) });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools(deps, profile, caller) }));
   if (toolCall) {
     // The arguments are the body's, as the envelope read them, not the SDK's copy of them.
     server.setRequestHandler(CallToolRequestSchema, async () => {
@@ -185,12 +201,57 @@ function buildServer(profile: ProfileName, deps: McpDeps, caller: Caller, toolCa
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listCardResources(profile, contract.listedTools(profile)) }));
   // The resources capability is declared, so its template list answers: the cards are fixed URIs, no template.
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const card = readCardResource(profile, contract.listedTools(profile), request.params.uri);
-    if (!card) throw new RpcError(-32602, `Ressource inconnue : « ${echoed(request.params.uri)} ».`);
-    return card;
-  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(deps, profile, request.params.uri));
   return server;
+}
+
+/**
+ * A 2026-07-28 request, answered without the SDK (its 1.x line predates the revision): the
+ * envelope and the revision's checks passed, so this is a known method with valid
+ * parameters. Every result says it is complete and names the server; lists and cards
+ * carry their cache hints.
+ */
+async function answerModern(ctx: Context, deps: McpDeps, profile: ProfileName, caller: Caller, verdict: Extract<EnvelopeVerdict, { kind: 'pass' | 'tool-call' | 'tool-arguments' }>, body: unknown): Promise<void> {
+  const { contract } = deps;
+  const reply = (result: Record<string, unknown>, cache?: CacheScope) => {
+    const meta = { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: serverInfo(deps, profile) };
+    ctx.status = 200;
+    ctx.body = { jsonrpc: '2.0', id: verdict.id, result: { ...result, resultType: 'complete', ...(cache ? { ttlMs: CACHE_TTL_MS, cacheScope: cache } : {}), _meta: meta } };
+  };
+  if (verdict.kind !== 'pass') {
+    noteCall(ctx, { operation: verdict.tool.name });
+    const outcome = await callTool(deps, profile, caller, verdict.tool, verdict.arguments ?? {});
+    if (outcome.kind === 'refusal') return renderRpcError(ctx, { ...outcome.http, code: outcome.code, message: outcome.message, id: verdict.id, data: outcome.data });
+    return reply({ ...outcome.result });
+  }
+  noteCall(ctx, { rpcMethod: verdict.method });
+  if (verdict.method.startsWith('notifications/')) {
+    // The revision defines no client notification over HTTP: accepted and dropped, as the transport says.
+    ctx.body = null; // before the status: Koa would make a null body 204
+    ctx.status = 202;
+    return;
+  }
+  const params = ((body as { params?: Record<string, unknown> }).params ?? {}) as Record<string, unknown>;
+  try {
+    switch (verdict.method) {
+      case 'server/discover':
+        return reply({ supportedVersions: SUPPORTED_REVISIONS, capabilities: CAPABILITIES, instructions: instructionsFor(contract.listedTools(profile)) }, 'public');
+      case 'tools/list':
+        return reply({ tools: listedTools(deps, profile, caller) }, 'private');
+      case 'resources/list':
+        return reply({ resources: listCardResources(profile, contract.listedTools(profile)) }, 'public');
+      case 'resources/templates/list':
+        return reply({ resourceTemplates: [] }, 'public');
+      case 'resources/read':
+        return reply({ ...readResource(deps, profile, params.uri as string) }, 'public');
+      default:
+        // The envelope passes only the methods above.
+        throw new RpcError(-32601, `Méthode inconnue : « ${echoed(verdict.method)} ».`);
+    }
+  } catch (err) {
+    if (!(err instanceof RpcError)) throw err;
+    return renderRpcError(ctx, { status: 200, code: err.code, message: err.message, id: verdict.id, data: err.data });
+  }
 }
 
 /** The request as the SDK's transport reads it (method, URL, headers); its body is handed over already read. */
@@ -268,8 +329,11 @@ export function createMcpRouter(deps: McpDeps): Middleware {
       const status = rendering.httpStatus === 200 ? 503 : rendering.httpStatus;
       return renderRpcError(ctx, { status, code: rendering.code, message: known.message, headers: refusalHeaders(known, deps.publicUrl, profile) });
     }
-    const verdict = checkEnvelope(body, profile, deps.contract);
+    const header = (name: string) => ctx.get(name) || undefined;
+    const modern = speaksModernRevision(body, header('mcp-protocol-version'));
+    const verdict = checkEnvelope(body, profile, deps.contract, modern ? { header } : undefined);
     if (verdict.kind === 'refuse') return renderRpcError(ctx, verdict);
+    if (modern) return answerModern(ctx, deps, profile, caller, verdict, body);
     const method = verdict.kind === 'tool-arguments' ? 'tools/call' : verdict.method;
     const badVersion = protocolVersionProblem(ctx.get('mcp-protocol-version') || undefined, method);
     if (badVersion) {

@@ -17,8 +17,12 @@ import * as localSources from './0012-local-sources.js';
 import * as companiesKnownByEstablishments from './0013-companies-known-by-establishments.js';
 import * as dce from './0014-dce.js';
 import * as alertEvents from './0015-alert-events.js';
+import * as eventSubscriptions from './0016-event-subscriptions.js';
+import * as robot from './0017-robot.js';
 import * as workspace from './0018-workspace.js';
+import * as subscriptionRequests from './0019-subscription-requests.js';
 import * as responseFiles from './0020-response-files.js';
+import * as companyRecords from './0022-company-records.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -36,8 +40,12 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0013-companies-known-by-establishments': companiesKnownByEstablishments,
   '0014-dce': dce,
   '0015-alert-events': alertEvents,
+  '0016-event-subscriptions': eventSubscriptions,
+  '0017-robot': robot,
   '0018-workspace': workspace,
+  '0019-subscription-requests': subscriptionRequests,
   '0020-response-files': responseFiles,
+  '0022-company-records': companyRecords,
 };
 
 const source: Knex.MigrationSource<string> = {

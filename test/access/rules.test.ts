@@ -1,6 +1,6 @@
-// Scope rules: mcp:read opens reads, mcp:write writes; the legacy mcp:public opens MCP reads and writes except explicit-write operations, and REST reads only; writes need an organisation and a writing role.
+// Scope rules: mcp:read opens reads, mcp:write writes; the legacy mcp:public opens MCP reads and writes except explicit-write operations, and REST reads only; writes need an organisation and a writing role; paid-only operations need the subscribed plan, or a granted eligible access where the operation says so.
 import { expect } from 'chai';
-import { checkWorkspaceRights, missingScope, toolVisible } from '../../src/access/rules.js';
+import { checkPlan, checkWorkspaceRights, missingScope, toolVisible } from '../../src/access/rules.js';
 import type { Caller } from '../../src/access/caller.js';
 import type { OperationEntry, ToolEntry } from '../../src/contract/types.js';
 
@@ -74,6 +74,32 @@ describe('checkWorkspaceRights', () => {
         expect((err as Error).message).to.match(/organisation|rôle/);
       }
       expect(code).to.equal(r.code);
+    });
+  }
+});
+
+describe('checkPlan', () => {
+  const plans: { name: string; op: { paidOnly: boolean; eligibleAccess: boolean }; caller: { plan: 'free' | 'subscribed'; eligibleAccess: boolean }; refused: RegExp | null }[] = [
+    { name: 'an operation not paid-only is open to the free plan', op: { paidOnly: false, eligibleAccess: false }, caller: { plan: 'free', eligibleAccess: false }, refused: null },
+    { name: 'a paid-only operation is open to the subscribed plan', op: { paidOnly: true, eligibleAccess: false }, caller: { plan: 'subscribed', eligibleAccess: false }, refused: null },
+    { name: 'a paid-only operation refuses the free plan, naming the subscribed plan', op: { paidOnly: true, eligibleAccess: false }, caller: { plan: 'free', eligibleAccess: false }, refused: /formule abonnée/ },
+    { name: 'an eligible access does not open a paid-only operation without x-eligible-access', op: { paidOnly: true, eligibleAccess: false }, caller: { plan: 'free', eligibleAccess: true }, refused: /formule abonnée/ },
+    { name: 'an eligible access opens an x-eligible-access operation on the free plan', op: { paidOnly: true, eligibleAccess: true }, caller: { plan: 'free', eligibleAccess: true }, refused: null },
+    { name: 'an x-eligible-access operation refuses the free plan without it, naming both ways in', op: { paidOnly: true, eligibleAccess: true }, caller: { plan: 'free', eligibleAccess: false }, refused: /formule abonnée.*accès éligible/ },
+  ];
+  for (const p of plans) {
+    it(p.name, () => {
+      let error: { code: string; message: string } | null = null;
+      try {
+        checkPlan(p.op, { ...p.caller, organisationId: 'o' });
+      } catch (err) {
+        error = err as { code: string; message: string };
+      }
+      if (!p.refused) expect(error).to.equal(null);
+      else {
+        expect(error?.code).to.equal('access_denied');
+        expect(error?.message).to.match(p.refused);
+      }
     });
   }
 });

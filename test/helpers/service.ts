@@ -124,6 +124,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     dceStoreUrl: undefined,
     // Each test service keeps its pieces in a folder of its own.
     dceStoreDir: join(tmpdir(), `dce-objects-${randomBytes(6).toString('hex')}`),
+    // Test services do not tick: the robot's tests run it on a fixed clock.
+    robot: false,
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }

@@ -21,6 +21,19 @@ describe('Paris calendar', () => {
       expect(nextParisMidnight(at).toISOString()).to.equal(c.midnight);
     });
   }
+  it('writes every instant as Intl reads the Paris clock, to the second, around both changes (the offset kept per UTC hour)', () => {
+    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' });
+    const expected = (at: Date) => {
+      const p = Object.fromEntries(intl.formatToParts(at).map((x) => [x.type, x.value]));
+      return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${String(p.timeZoneName).replace('GMT', '')}`;
+    };
+    for (const start of ['2026-03-28T22:00:00.000Z', '2026-10-24T22:00:00.000Z', '1969-12-31T22:00:00.000Z']) {
+      // Every 7 min 13.7 s over 6 hours, then each side of the change's very second.
+      for (let ms = Date.parse(start); ms < Date.parse(start) + 6 * 3600_000; ms += 433_700) expect(parisIso(new Date(ms)), new Date(ms).toISOString()).to.equal(expected(new Date(ms)));
+    }
+    for (const edge of ['2026-03-29T00:59:59.999Z', '2026-03-29T01:00:00.000Z', '2026-10-25T00:59:59.999Z', '2026-10-25T01:00:00.000Z']) expect(parisIso(new Date(edge)), edge).to.equal(expected(new Date(edge)));
+  });
+
   it('gives a 23-hour and a 25-hour day on the change days', () => {
     const spring = nextParisMidnight(new Date('2026-03-28T23:00:00Z')).getTime() - new Date('2026-03-28T23:00:00Z').getTime();
     const autumn = nextParisMidnight(new Date('2026-10-24T22:00:00Z')).getTime() - new Date('2026-10-24T22:00:00Z').getTime();

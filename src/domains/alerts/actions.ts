@@ -9,9 +9,12 @@ import { ConflictError, InvalidArgumentsError } from '../../errors.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
 import { sourceVolumes } from '../source-volumes.js';
+import { dryRun, unsavedAlert } from '../robot/evaluate.js';
 import type { HandlerMap, OperationArgs, OperationResults } from '../../../generated/handler-map.js';
 
-type AlertActions = Pick<HandlerMap<Caller>, 'alertes.create' | 'alertes.delete' | 'alertes.list'>;
+type AlertActions = Pick<HandlerMap<Caller>, 'alertes.create' | 'alertes.delete' | 'alertes.list' | 'alertes.preview'>;
+type PreviewOut = OperationResults['alertes.preview'];
+type AlertSource = (typeof ALERT_SOURCES)[number];
 type AlertOut = OperationResults['alertes.create']['alerte'];
 
 export const ALERT_SOURCES = ['marche', 'dce', 'attribution', 'permis', 'reseaux_sociaux', 'mairie', 'bodacc', 'entreprise', 'contact', 'dvf'] as const;
@@ -43,6 +46,12 @@ export interface PlannedAlert {
 export function planAlert(args: OperationArgs['alertes.create']): PlannedAlert {
   const name = args.name.trim();
   if (!name) throw new InvalidArgumentsError(`L'argument « name » ne peut pas être vide.`);
+  const plan = planCriteria(args);
+  return { ...plan, record: { ...plan.record, name } };
+}
+
+/** The criteria of an alert (create or preview): every rule of alertes.create but the name. */
+export function planCriteria(args: Omit<OperationArgs['alertes.create'], 'name'>): PlannedAlert {
   const query = normaliseQuery(args.query);
   const requested = args.sources?.length ? ALERT_SOURCES.filter((s) => args.sources?.includes(s)) : [...ALERT_SOURCES];
   const followed = [...new Set(args.departements ?? [])].sort();
@@ -81,7 +90,7 @@ export function planAlert(args: OperationArgs['alertes.create']): PlannedAlert {
 
   return {
     record: {
-      name,
+      name: '',
       query: query.text,
       frequency,
       sources: requested,
@@ -114,17 +123,26 @@ export function alertOut(a: AlertRecord): AlertOut {
   };
 }
 
-export function alertActions({ db, now }: Services): AlertActions {
+/** The truth about the data: a watched source the service holds nothing of raises nothing yet. */
+async function warnEmptySources(db: Services['db'], nowMs: number, plan: PlannedAlert): Promise<void> {
+  const volumes = await sourceVolumes(db, nowMs);
+  const empty = plan.record.sourcesWatched.filter((s) => (volumes.get(s as AlertSource)?.records ?? 0) === 0);
+  if (empty.length)
+    plan.warnings.push(
+      `${empty.length > 1 ? 'Les sources' : 'La source'} ${empty.map(quote).join(', ')} ${empty.length > 1 ? "n'ont" : "n'a"} encore aucune donnée dans le service : ${empty.length > 1 ? 'elles sont surveillées' : 'elle est surveillée'}, mais rien n'y sera trouvé avant ${empty.length > 1 ? 'leur' : 'son'} premier import (voir referentiel_sources).`,
+    );
+}
+
+/** The preview's window: what entered the service in the last 7 days. */
+export const PREVIEW_DAYS = 7;
+/** Records per source on the free plan: the counts are whole, the sample is smaller. */
+export const PREVIEW_FREE_RECORDS = 2;
+
+export function alertActions({ db, now, publicUrl }: Services): AlertActions {
   return {
     'alertes.create': async (args, caller) => {
       const plan = planAlert(args);
-      // The truth about the data: a watched source the service holds nothing of raises nothing yet.
-      const volumes = await sourceVolumes(db, now().getTime());
-      const empty = plan.record.sourcesWatched.filter((s) => (volumes.get(s as (typeof ALERT_SOURCES)[number])?.records ?? 0) === 0);
-      if (empty.length)
-        plan.warnings.push(
-          `${empty.length > 1 ? 'Les sources' : 'La source'} ${empty.map(quote).join(', ')} ${empty.length > 1 ? "n'ont" : "n'a"} encore aucune donnée dans le service : ${empty.length > 1 ? 'elles sont surveillées' : 'elle est surveillée'}, mais rien n'y sera trouvé avant ${empty.length > 1 ? 'leur' : 'son'} premier import (voir referentiel_sources).`,
-        );
+      await warnEmptySources(db, now().getTime(), plan);
       // Writes have been checked to have an organisation (call path).
       const organisationId = caller.organisationId as string;
       const record: AlertRecord = {
@@ -154,6 +172,33 @@ export function alertActions({ db, now }: Services): AlertActions {
       const id = alertId(args.id);
       const removed = await deleteAlert(db, caller.organisationId as string, id);
       return { action: 'remove', removed, id };
+    },
+    'alertes.preview': async (args, caller) => {
+      const plan = planCriteria(args);
+      const at = now();
+      await warnEmptySources(db, at.getTime(), plan);
+      const from = new Date(at.getTime() - PREVIEW_DAYS * 86_400_000);
+      // The robot's own dry run over a pseudo-alert opened 7 days ago: the same matching as the real runs.
+      const events = await dryRun({ db, publicUrl, now: at, alert: unsavedAlert(plan.record, from), upToNow: true });
+      const asked = args.limit ?? 5;
+      const limit = caller.plan === 'subscribed' ? asked : Math.min(asked, PREVIEW_FREE_RECORDS);
+      if (limit < asked) plan.warnings.push(`Formule gratuite : ${PREVIEW_FREE_RECORDS} fiches au plus par source dans l'aperçu (les nombres sont complets) ; la formule abonnée en donne jusqu'à 10.`);
+      const found = events.filter((e) => e.kind !== 'rappel_echeance');
+      const par_source: PreviewOut['par_source'] = plan.record.sourcesWatched.map((source) => {
+        // Found in order of entry: the most recent first.
+        const mine = found.filter((e) => e.source === source).reverse();
+        return { source: source as AlertSource, total: mine.length, records: mine.slice(0, limit).map((e) => e.record) };
+      });
+      return {
+        action: 'apercu',
+        depuis: parisIso(from),
+        jusqu_a: parisIso(at),
+        total: found.length,
+        rappels_echeance: events.length - found.length,
+        par_source,
+        sources_surveillees: plan.record.sourcesWatched as PreviewOut['sources_surveillees'],
+        warnings: plan.warnings,
+      };
     },
     'alertes.list': async (_args, caller) => {
       const items = caller.organisationId ? (await listAlerts(db, caller.organisationId, MAX_ALERTS_PER_ORGANISATION)).map(alertOut) : [];

@@ -2,6 +2,7 @@
 // of 200 alerts is one conditional update of the organisation's counter, so both hold when
 // calls race, on SQLite and PostgreSQL.
 import type { Database } from '../../platform/db/database.js';
+import { endAlertSubscriptions } from '../events/store.js';
 
 export const MAX_ALERTS_PER_ORGANISATION = 200;
 
@@ -103,13 +104,27 @@ export async function insertAlert(db: Database, alert: AlertRecord): Promise<Ins
   }
 }
 
-/** Deletes an alert of this organisation; false when there is none (or it is another's). */
+class NothingRemoved extends Error {}
+
+/**
+ * Deletes an alert of this organisation and ends its event subscriptions (their places given
+ * back); false when there is none (or it is another's).
+ */
 export async function deleteAlert(db: Database, organisationId: string, id: string): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const removed = await trx('alerts').where({ id, organisation_id: organisationId }).delete();
-    if (removed) await trx('organisations').where('id', organisationId).decrement('alert_count', removed);
-    return removed > 0;
-  });
+  try {
+    return await db.transaction(async (trx) => {
+      // The organisation's row first, as subscribing takes it: no subscription can land on
+      // the alert while it goes, so the subscription counters stay exact.
+      await trx('organisations').where('id', organisationId).decrement('alert_count', 1);
+      await endAlertSubscriptions(trx, organisationId, id);
+      const removed = await trx('alerts').where({ id, organisation_id: organisationId }).delete();
+      if (!removed) throw new NothingRemoved();
+      return true;
+    });
+  } catch (err) {
+    if (err instanceof NothingRemoved) return false;
+    throw err;
+  }
 }
 
 /** The organisation's alerts, newest first. */

@@ -6,6 +6,7 @@ import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } fro
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
+import { detailsBySiren, NO_DETAILS, type CompanyDetails } from './details.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import { InvalidArgumentsError } from '../../errors.js';
@@ -18,7 +19,13 @@ type CompanyRecord = OperationResults['entreprises.get']['results'][number];
 
 const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
 const META = {
-  sources: ['SIRENE (Insee), stock des unités légales et des établissements', 'Liste des entreprises RGE (ADEME)', 'BODACC, procédures collectives (DILA)'],
+  sources: [
+    'SIRENE (Insee), stock des unités légales et des établissements',
+    'Liste des entreprises RGE (ADEME)',
+    'BODACC, procédures collectives (DILA)',
+    'Registre national des entreprises (INPI), dirigeants et capital',
+    'Ratios financiers BCE/INPI, comptes annuels publiés',
+  ],
   profondeur_max: MAX_SEARCH_DEPTH,
 };
 
@@ -37,6 +44,11 @@ function proceedingFields(p: ProceedingView, publicUrl: string): Proceeding {
     tribunal: p.tribunal,
     url: `${publicUrl}/bodacc/${encodeURIComponent(p.id)}`,
   };
+}
+
+/** An amount in euros as French text (« 1 234 567 € »). */
+export function euros(amount: number): string {
+  return `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(amount)} €`;
 }
 
 function frenchDate(iso: string): string {
@@ -65,7 +77,13 @@ function activityLabel(code: string | null, nomenclature: string | null): string
  * The record of the spec: `fields` with exactly its keys. Without its legal unit (not
  * imported yet), what the establishment tells: the unit's own fields are null.
  */
-export function companyRecord(view: CompanyView, publicUrl: string, asEstablishment: boolean, proceedings: readonly ProceedingView[] = []): CompanyRecord {
+export function companyRecord(
+  view: CompanyView,
+  publicUrl: string,
+  asEstablishment: boolean,
+  proceedings: readonly ProceedingView[] = [],
+  details: CompanyDetails = NO_DETAILS,
+): CompanyRecord {
   const { company: c, establishment: e, rge } = view;
   const fromEstablishment = asEstablishment || !c;
   const activity = (fromEstablishment && e?.activite_principale ? e : c) ?? e;
@@ -99,24 +117,42 @@ export function companyRecord(view: CompanyView, publicUrl: string, asEstablishm
     siret: e?.siret ?? null,
     url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${siren}`,
     ville: e?.commune ?? null,
-    capital_social_eur: null,
+    capital_social_eur: details.capital,
     nombre_certifications_actives: rge.length,
     est_rge: rge.length > 0,
     raison_sociale_connue: raisonSociale !== null,
     rge_domaines: domaines,
-    dirigeants: [],
-    evolution_ca: [],
+    dirigeants: details.officers.map((o) => ({
+      type: o.type,
+      nom: o.nom,
+      prenoms: o.prenoms,
+      qualite: o.qualite,
+      annee_naissance: o.annee_naissance,
+      siren: o.siren,
+      denomination: o.denomination,
+      url: o.type === 'personne_morale' && o.siren ? `${publicUrl}/entreprises/${o.siren}` : null,
+    })),
+    evolution_ca: details.years,
     procedures_collectives: proceedings.map((p) => proceedingFields(p, publicUrl)),
   };
   const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
   const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
   const missingUnit = c ? '' : ' — unité légale pas encore importée';
   const latest = proceedings[0];
+  const lastYear = details.years[0];
+  const turnoverText = lastYear
+    ? lastYear.comptes_confidentiels
+      ? ` — comptes ${lastYear.exercice.slice(0, 4)} confidentiels`
+      : lastYear.chiffre_affaires !== null
+        ? ` — chiffre d’affaires ${lastYear.exercice.slice(0, 4)} : ${euros(lastYear.chiffre_affaires)}`
+        : ''
+    : '';
+  const officersText = details.officers.length ? ` — ${details.officers.length} dirigeant${details.officers.length > 1 ? 's' : ''} connu${details.officers.length > 1 ? 's' : ''}` : '';
   const proceedingText = latest ? ` — procédure collective publiée le ${frenchDate(latest.date_parution)}${latest.nature ? ` (${latest.nature})` : ''}` : '';
   return {
     id,
     titre: raisonSociale ?? `Entreprise ${siren}`,
-    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}${proceedingText}${missingUnit}.`,
+    resume: `${libelleNaf ?? (codeNaf ? `Activité ${codeNaf}` : 'Activité non renseignée')} — ${place} — ${active === 'active' ? 'active' : 'cessée'}${created ? `, créée le ${frenchDate(created)}` : ''}${rgeText}${turnoverText}${officersText}${proceedingText}${missingUnit}.`,
     fields,
   };
 }
@@ -131,7 +167,8 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
       const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? null) : null;
       const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
-      const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings)] : [];
+      const details = siren ? ((await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS) : NO_DETAILS;
+      const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings, details)] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
     'entreprises.search': async (args) => {
@@ -145,14 +182,28 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       const found = await searchCompanies(
         db,
         parsed,
-        { naf: args.naf, dept: args.localisation?.dept, rge: args.rge, domaineRge: args.domaine_rge, effectif: args.effectif, actives: args.actives ?? true },
+        {
+          naf: args.naf,
+          dept: args.localisation?.dept,
+          rge: args.rge,
+          domaineRge: args.domaine_rge,
+          effectif: args.effectif,
+          actives: args.actives ?? true,
+          caMin: args.chiffre_affaires_min,
+          caMax: args.chiffre_affaires_max,
+          officersKnown: args.dirigeants_connus,
+        },
         { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
         today,
       );
       const views = await Promise.all(found.sirens.map((siren) => companyBySiren(db, siren, today)));
       const known = views.filter((v): v is CompanyView => v !== null);
       const proceedings = await proceedingsBySiren(db, known.map((v) => v.company?.siren ?? v.establishment?.siren ?? ''), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
-      const results = known.map((v) => companyRecord(v, publicUrl, false, proceedings.get(v.company?.siren ?? v.establishment?.siren ?? '') ?? []));
+      const details = await detailsBySiren(db, known.map((v) => v.company?.siren ?? v.establishment?.siren ?? ''));
+      const results = known.map((v) => {
+        const siren = v.company?.siren ?? v.establishment?.siren ?? '';
+        return companyRecord(v, publicUrl, false, proceedings.get(siren) ?? [], details.get(siren) ?? NO_DETAILS);
+      });
       return {
         results,
         next_cursor: nextCursor({ offset: window.offset, returned: results.length, hasMore: found.hasMore, fingerprint }, cursorKey),

@@ -52,3 +52,42 @@ export const FORME_JURIDIQUE_LABELS: Readonly<Record<string, string>> = {
   '7348': 'Communauté d’agglomération',
   '9220': 'Association déclarée',
 };
+
+/**
+ * The roles of the RNE's officers (`roleEntreprise`, INPI nomenclature), as the INPI's data
+ * documentation and the clients of its API name them; an unknown code is named as a code.
+ */
+export const RNE_ROLE_LABELS: Readonly<Record<string, string>> = {
+  '11': 'Membre',
+  '13': 'Contrôleur de gestion',
+  '14': 'Contrôleur des comptes',
+  '23': 'Autre associé majoritaire',
+  '28': 'Gérant et associé indéfiniment et solidairement responsable',
+  '29': 'Gérant et associé indéfiniment responsable',
+  '30': 'Gérant',
+  '40': 'Liquidateur',
+  '41': 'Associé unique',
+  '51': 'Président du conseil d’administration',
+  '52': 'Président du directoire',
+  '53': 'Directeur général',
+  '55': 'Dirigeant à l’étranger d’une personne morale étrangère',
+  '56': 'Dirigeant en France d’une personne morale étrangère',
+  '60': 'Président du conseil d’administration et directeur général',
+  '61': 'Président du conseil de surveillance',
+  '63': 'Membre du directoire',
+  '64': 'Membre du conseil de surveillance',
+  '65': 'Administrateur',
+  '66': 'Personne ayant le pouvoir d’engager à titre habituel la société',
+  '67': 'Personne ayant le pouvoir d’engager l’établissement',
+  '69': 'Directeur général unique',
+  '70': 'Directeur général délégué',
+  '71': 'Commissaire aux comptes titulaire',
+  '72': 'Commissaire aux comptes suppléant',
+  '73': 'Président',
+  '74': 'Associé indéfiniment et solidairement responsable',
+  '75': 'Associé indéfiniment responsable',
+  '76': 'Représentant social à l’étranger',
+  '77': 'Représentant fiscal à l’étranger',
+  '82': 'Indivisaire',
+  '99': 'Autre',
+};

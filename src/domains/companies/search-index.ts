@@ -97,16 +97,16 @@ function placesBySiren(rows: readonly PlaceFields[]): Map<string, PlaceFields[]>
 const SQLITE_LOOKUP = 500;
 
 /**
- * Rebuilds the search documents of these companies from their unit and establishments.
+ * The search documents of these companies, rebuilt from their unit and establishments.
  * `known`: units just written, by SIREN, not read again (a units import); the others are
  * read. A SIREN without a unit has no document (yet: the units import writes it whole, with
- * the establishments already stored). All the documents of the call are indexed
- * at once (give it a whole batch).
+ * the establishments already stored). Also what the alert robot matches new companies
+ * against: the words their search finds.
  */
-export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<void> {
+export async function companySearchDocuments(trx: Knex, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<SearchDocument[]> {
   const unique = [...new Set(sirens)];
-  if (!unique.length) return;
   const docs: SearchDocument[] = [];
+  if (!unique.length) return docs;
   if (kindOf(trx) === 'sqlite') {
     await withSqlite(trx, (conn) => {
       const marks = Array.from({ length: SQLITE_LOOKUP }, () => '?').join(', ');
@@ -139,5 +139,14 @@ export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly s
       }
     }
   }
+  return docs;
+}
+
+/**
+ * Rebuilds the search documents of these companies (see `companySearchDocuments`). All the
+ * documents of the call are indexed at once (give it a whole batch).
+ */
+export async function reindexCompanies(trx: Knex.Transaction, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<void> {
+  const docs = await companySearchDocuments(trx, sirens, known);
   await upsertSearchDocuments(trx, COMPANIES_SEARCH, docs);
 }

@@ -107,6 +107,11 @@ export interface CompanyFilters {
   domaineRge?: string;
   effectif?: string[];
   actives: boolean;
+  /** Band of the latest published turnover (euros); confidential accounts never match. */
+  caMin?: number;
+  caMax?: number;
+  /** True: the register gives at least one officer; false: none known. */
+  officersKnown?: boolean;
 }
 
 /** The RGE domains in force whose folded text holds every word asked for. */
@@ -150,7 +155,18 @@ export async function searchCompanies(
     if (domains) certified.whereIn('r.domaine', domains);
     base.whereExists(certified);
   }
-  const filtered = filters.actives || !!filters.naf?.length || !!filters.effectif?.length || !!filters.dept || !!filters.rge || !!filters.domaineRge;
+  if (filters.caMin !== undefined || filters.caMax !== undefined) {
+    const band = db('company_turnovers as t').select(db.raw('1')).whereRaw('t.siren = c.siren').whereNotNull('t.chiffre_affaires');
+    if (filters.caMin !== undefined) band.where('t.chiffre_affaires', '>=', filters.caMin);
+    if (filters.caMax !== undefined) band.where('t.chiffre_affaires', '<=', filters.caMax);
+    base.whereExists(band);
+  }
+  if (filters.officersKnown !== undefined) {
+    const known = db('company_registers as g').select(db.raw('1')).whereRaw('g.siren = c.siren').where('g.officers_count', '>', 0);
+    if (filters.officersKnown) base.whereExists(known);
+    else base.whereNotExists(known);
+  }
+  const filtered = filters.caMin !== undefined || filters.caMax !== undefined || filters.officersKnown !== undefined || filters.actives || !!filters.naf?.length || !!filters.effectif?.length || !!filters.dept || !!filters.rge || !!filters.domaineRge;
   const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered }, page);
   return { sirens: found.keys, hasMore: found.hasMore, total: found.total };
 }

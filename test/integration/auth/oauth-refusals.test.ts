@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { CookieJar, follow, formFields, obtainToken, pkcePair, registerNativeClient, signInAndConsent } from '../../../scripts/lib/native-flow.js';
-import type { ProfileName, ToolEntry } from '../../../src/contract/types.js';
+import type { OperationEntry, ProfileName, ToolEntry } from '../../../src/contract/types.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { freshDatabase, startTestService, type TestAccount, type TestService } from '../../helpers/service.js';
 
@@ -14,6 +14,9 @@ const MCP_ADDRESSES: { path: string; profile: ProfileName }[] = [
   { path: '/api/mcp', profile: 'full' },
   { path: '/api/mcp/assistant', profile: 'assistant' },
 ];
+const operations = new Map(
+  (JSON.parse(readFileSync(new URL('../../../generated/operations.json', import.meta.url), 'utf8')) as { operations: OperationEntry[] }).operations.map((o) => [o.name, o]),
+);
 const activeTools = (profile: ProfileName) => catalogue.tools.filter((t) => t.status === 'active' && t.profiles.includes(profile));
 
 const LOOPBACK = 'http://127.0.0.1:53682/callback';
@@ -533,7 +536,7 @@ describe('OAuth refusals', () => {
     }
 
     for (const { path, profile } of MCP_ADDRESSES) {
-      it(`MCP ${path}: tools/list shows only what the scopes open (mcp:write: no read tool; mcp:read and mcp:public: all)`, async () => {
+      it(`MCP ${path}: tools/list shows only what the scopes open (mcp:write: no read tool; mcp:read: every tool with a read; mcp:public: all but the event-subscription mutations)`, async () => {
         const expected = activeTools(profile);
         const readTools = expected.filter((t) => t.effect === 'read').map((t) => t.name);
         expect(readTools).to.not.be.empty;
@@ -545,10 +548,14 @@ describe('OAuth refusals', () => {
             await client.close();
           }
         };
-        const all = expected.map((t) => t.name).sort();
+        const opens = (t: ToolEntry, open: (op: OperationEntry) => boolean) => t.operations.some((n) => open(operations.get(n) as OperationEntry));
+        const withRead = expected.filter((t) => opens(t, (op) => op.effect === 'read')).map((t) => t.name).sort();
+        const forLegacy = expected.filter((t) => opens(t, (op) => !op.explicitWriteScope)).map((t) => t.name).sort();
+        // Tools that only write, and only what mcp:public may not open: the three event-subscription mutations.
+        expect(expected.map((t) => t.name).filter((n) => !forLegacy.includes(n)).sort()).to.deep.equal(['evenements_abonnement_creer', 'evenements_abonnement_supprimer', 'evenements_acquitter']);
         expect(await names(writeOnly)).to.not.include.any.members(readTools);
-        expect(await names(readOnly)).to.deep.equal(all);
-        expect(await names(legacy)).to.deep.equal(all);
+        expect(await names(readOnly)).to.deep.equal(withRead);
+        expect(await names(legacy)).to.deep.equal(forLegacy);
       });
     }
 

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Contract } from '../../../src/contract/runtime.js';
 import { PROFILE_NAMES, type ToolEntry } from '../../../src/contract/types.js';
 import { createRegistry } from '../../../src/domains/index.js';
+import { appendEvents } from '../../../src/domains/events/store.js';
 import { OPERATION_NAMES } from '../../../generated/handler-map.js';
 import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -21,8 +22,8 @@ function contactDetails(text: string, ownUrl: string): string[] {
   return found;
 }
 
-/** Counters that move with every call (the quota tools), and signed links whose expiry moves with the clock: equal shapes, not equal values. */
-const MOVING = new Set(['utilises', 'prochaine_liberation', 'download_url']);
+/** Values that move with every call (the quota counters, the preview's window, a signed link's expiry to the second): equal shapes, not equal values. */
+const MOVING = new Set(['utilises', 'prochaine_liberation', 'depuis', 'jusqu_a', 'download_url']);
 function steady(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(steady);
   if (value === null || typeof value !== 'object') return value;
@@ -106,7 +107,7 @@ describe('catalogue', () => {
   });
 
   it('has a handler for every operation and no handler outside the contract', () => {
-    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l', dceStore: null as never });
+    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l', eventAckKey: 'e', dceStore: null as never });
     expect(Object.keys(registry).sort()).to.deep.equal([...OPERATION_NAMES].sort());
     expect([...contract.operations.keys()].sort()).to.deep.equal([...OPERATION_NAMES].sort());
     for (const name of OPERATION_NAMES) expect(registry[name], name).to.be.a('function');
@@ -156,11 +157,36 @@ describe('every tool over both transports', () => {
     }
   });
 
+  /**
+   * Tools whose arguments name objects of the caller's own workspace, which no recipe example
+   * can hold: made live, as an automation gets them (an alert, a subscription to it, an event
+   * written for it with a notice of the demo data as its record, and its token).
+   */
+  async function subscribedWithEvent(): Promise<{ alerte_id: string; subscription_id: string; ack_token: string }> {
+    const alert = await svc.rest('alertes.create', { name: `Catalogue ${Math.random().toString(36).slice(2)}`, query: 'couverture' });
+    const alerte_id = alert.json.alerte.id as string;
+    const subscription_id = (await svc.rest('events.subscribe', { alerte_id, key: 'catalogue' })).json.subscription_id as string;
+    const notice = (await svc.rest('marches.search', { query: 'travaux', limit: 1 })).json.results[0];
+    await appendEvents(svc.db, { id: alerte_id, organisationId: svc.account.organisationId as string }, [{ kind: 'nouveau_marche', source: 'marche', occurredAt: new Date().toISOString(), record: notice }], new Date());
+    const ack_token = (await svc.rest('events.poll', { subscription_id })).json.events[0].ack_token as string;
+    return { alerte_id, subscription_id, ack_token };
+  }
+  const LIVE_ARGUMENTS: Record<string, () => Promise<Record<string, unknown>[]>> = {
+    evenements_abonnement_creer: async () => [{ alerte_id: (await subscribedWithEvent()).alerte_id, key: 'catalogue-creer' }],
+    evenements_lire: async () => [{ subscription_id: (await subscribedWithEvent()).subscription_id, limit: 100 }],
+    evenements_acquitter: async () => {
+      const { subscription_id, ack_token } = await subscribedWithEvent();
+      return [{ subscription_id, ack_token }];
+    },
+  };
+
   for (const tool of callable) {
     for (const profile of tool.profiles) {
       it(`${tool.name} on ${profile}: same answer as REST ${tool.operations.join(', ')}, conform, no contact details`, async () => {
-        const setup = WORKSPACE_SETUP[tool.status === 'alias' ? (tool.aliasOf as string) : tool.name];
-        for (const example of sampleArguments(tool)) {
+        const name = tool.status === 'alias' ? (tool.aliasOf as string) : tool.name;
+        const setup = WORKSPACE_SETUP[name];
+        const live = LIVE_ARGUMENTS[name];
+        for (const example of live ? await live() : sampleArguments(tool)) {
           const args = setup ? { ...example, ...(await setup(svc)) } : example;
           const { operation } = contract.resolveToolCall(tool, args);
           const viaMcp = await (clients.get(profile) as Client).callTool({ name: tool.name, arguments: args });

@@ -6,9 +6,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import S3rver from 's3rver';
-import yauzl from 'yauzl';
 import { docxDocument, pdfDocument, xlsxDocument, zipOf } from '../../../scripts/demo/documents.js';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
+import { zipEntryNames } from '../../helpers/zip.js';
 import { freshDatabase, startTestService, usingPostgres, type TestDatabaseUrl, type TestService } from '../../helpers/service.js';
 
 const exec = promisify(execFile);
@@ -23,20 +23,6 @@ async function runImport(args: string[], env: Record<string, string>): Promise<{
   }
 }
 
-function zipNames(bytes: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (e: yauzl.Entry) => {
-        names.push(e.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    }),
-  );
-}
 
 const noStack = (text: string) => expect(text).to.not.match(/\n\s+at |node:internal|\.ts:\d+/);
 
@@ -191,7 +177,7 @@ describe('npm run import -- dce: folders, manifests and the S3-compatible store'
       expect(whole.status, JSON.stringify(whole.json)).to.equal(200);
       const wholeAnswer = await fetch(whole.json.download_url as string);
       expect(wholeAnswer.status).to.equal(200);
-      expect((await zipNames(Buffer.from(await wholeAnswer.arrayBuffer()))).sort()).to.deep.equal(['Lot 1/CCTP.docx', 'RC.pdf']);
+      expect((await zipEntryNames(Buffer.from(await wholeAnswer.arrayBuffer()))).sort()).to.deep.equal(['Lot 1/CCTP.docx', 'RC.pdf']);
     });
 
     it('an object missing from the bucket is a French 410 before any byte (the piece, and the whole archive), never a trace; reading still works', async () => {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import yauzl from 'yauzl';
 import { importFile } from '../../../src/import/run.js';
 import { IMPORTERS } from '../../../src/domains/importers.js';
 import { importDce, parseTarget } from '../../../src/domains/dce/ingest.js';
@@ -16,25 +15,12 @@ import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.
 import { forgetSourceVolumes } from '../../../src/domains/source-volumes.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpClient } from '../../helpers/mcp.js';
+import { zipEntryNames } from '../../helpers/zip.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const BOAMP = fileURLToPath(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url));
 const LONG = Array.from({ length: 40 }, (_, i) => `Article ${i + 1}. La couverture en ardoise naturelle est posée au crochet inox sur liteaux, ${'avec les raccords de zinguerie et les abergements prévus au présent cahier. '.repeat(3)}`);
 
-function zipEntries(bytes: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (e: yauzl.Entry) => {
-        names.push(e.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    }),
-  );
-}
 
 describe('consultation files over HTTP', function () {
   this.timeout(60000);
@@ -160,7 +146,7 @@ describe('consultation files over HTTP', function () {
     expect(all.json).to.include({ content_type: 'application/zip', count: 5 });
     const archive = await fetch(all.json.download_url);
     expect(archive.status).to.equal(200);
-    expect((await zipEntries(Buffer.from(await archive.arrayBuffer()))).sort()).to.deep.equal(
+    expect((await zipEntryNames(Buffer.from(await archive.arrayBuffer()))).sort()).to.deep.equal(
       ['Lot 1 Couverture/CCTP lot 1.docx', 'Lot 1 Couverture/DPGF lot 1.xlsx', 'Lot 2 Charpente/CCTP lot 2.docx', 'Plans/plan-masse.dwg', 'RC.pdf'].sort(),
     );
 

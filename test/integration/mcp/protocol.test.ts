@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ProfileEntry, ProfileName, ToolEntry } from '../../../src/contract/types.js';
+import type { OperationEntry, ProfileEntry, ProfileName, ToolEntry } from '../../../src/contract/types.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const catalogue = JSON.parse(readFileSync(new URL('../../../generated/tools.json', import.meta.url), 'utf8')) as {
@@ -21,6 +21,14 @@ const ADDRESSES: { path: string; profile: ProfileName }[] = [
 /** What an address must announce: the active tools of its profile, from the generated catalogue. */
 function expectedTools(profile: ProfileName): ToolEntry[] {
   return catalogue.tools.filter((t) => t.status === 'active' && t.profiles.includes(profile));
+}
+
+const operations = JSON.parse(readFileSync(new URL('../../../generated/operations.json', import.meta.url), 'utf8')) as { operations: OperationEntry[] };
+
+function catalogueOperation(name: string): OperationEntry {
+  const op = operations.operations.find((o) => o.name === name);
+  if (!op) throw new Error(`opération absente du contrat : ${name}`);
+  return op;
 }
 
 function catalogueTool(name: string): ToolEntry {
@@ -85,7 +93,14 @@ describe('MCP protocol with the SDK client', () => {
           expect(tool.description, tool.name).to.be.a('string').and.not.equal('');
           expect(tool.inputSchema, tool.name).to.deep.equal(entry.inputSchema);
           expect(tool.outputSchema, tool.name).to.deep.equal(entry.outputSchema);
+          // Every hint given (ChatGPT's apps directory requires the first three), as the contract derives them.
+          expect(tool.annotations, tool.name).to.deep.equal({ title: entry.title, ...entry.annotations });
           expect(tool.annotations?.readOnlyHint, tool.name).to.equal(entry.effect === 'read');
+          for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(tool.annotations?.[hint], `${tool.name} ${hint}`).to.be.a('boolean');
+          // Deleting tools say so; a read never does.
+          const ops = entry.operations.map((name) => catalogueOperation(name));
+          expect(tool.annotations?.destructiveHint, tool.name).to.equal(ops.some((o) => o.destructive));
+          if (/supprimer|_remove$/.test(tool.name)) expect(tool.annotations?.destructiveHint, tool.name).to.equal(true);
         }
       });
 

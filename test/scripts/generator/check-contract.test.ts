@@ -50,6 +50,7 @@ function validContract(): Contract {
           post: operation('notes.creer', {
             'x-effect': 'write',
             'x-scope': 'mcp:write',
+            'x-idempotent': false,
             'x-mcp-tool': 'note_creer',
             requestBody: { $ref: '#/components/requestBodies/NoteBody' },
           }),
@@ -159,6 +160,21 @@ const cases: Case[] = [
     ],
   },
   { name: 'a results card on one of its card addresses is fine', given: contract((c) => Object.assign(toolNamed(c, 'moi'), { profiles: ['full', 'connectors'], card: ['connectors'] })), want: [] },
+
+  {
+    name: 'a write declares x-idempotent; x-idempotent and x-destructive are for writes only, x-destructive and x-open-world only true',
+    given: contract((c) => {
+      const creer = c.doc.paths['/api/mcp/v1/notes.creer']!.post!;
+      delete creer['x-idempotent'];
+      creer['x-destructive'] = false;
+      c.doc.paths['/api/mcp/v1/me']!.get!['x-idempotent'] = true;
+    }),
+    want: [
+      "opération me : x-idempotent et x-destructive ne se mettent que sur une écriture (une lecture est idempotente et ne détruit rien)",
+      'opération notes.creer : une écriture déclare x-idempotent (true ou false)',
+      "opération notes.creer : x-destructive ne se met qu'à true",
+    ],
+  },
 
   // The OpenAPI document.
   { name: 'openapi must be 3.1.0', given: contract((c) => (c.doc.openapi = '3.0.3')), want: ['openapi doit valoir 3.1.0 (trouvé 3.0.3)'] },

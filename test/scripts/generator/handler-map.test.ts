@@ -19,8 +19,12 @@ function operation(name: string, method: 'get' | 'post'): OperationEntry {
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name,
     explicitWriteScope: false,
+    idempotent: true,
+    destructive: false,
+    openWorld: false,
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
   };

@@ -17,6 +17,7 @@ function tool(name: string, overrides: Partial<ToolEntry> = {}): ToolEntry {
     effect: 'read',
     paidOnly: false,
     card: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: { type: 'object' },
     outputSchema: { type: 'object' },
     recipes: [],

@@ -25,6 +25,7 @@ function tool(name: string, status: ToolStatus): ToolEntry {
     effect: 'read',
     paidOnly: false,
     card: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: null,
     outputSchema: null,
     recipes: [],

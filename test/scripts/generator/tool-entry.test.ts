@@ -1,7 +1,7 @@
 // toolEntry gives each catalogue entry the schemas of the operation it runs; a historic name takes those of the tool it stands for, a tool in preparation has none.
 import { expect } from 'chai';
 import type { ToolSource } from '../../../scripts/generator/contract-source.js';
-import { cardAddresses, toolEntry } from '../../../scripts/generator/tool-entry.js';
+import { cardAddresses, toolAnnotations, toolEntry } from '../../../scripts/generator/tool-entry.js';
 import type { OperationEntry, ToolEntry } from '../../../src/contract/types.js';
 
 interface Case {
@@ -22,8 +22,12 @@ function operation(name: string, overrides: Partial<OperationEntry> = {}): Opera
     effect: 'read',
     scope: 'mcp:read',
     paidOnly: false,
+    eligibleAccess: false,
     mcpTool: name.replace('.', '_'),
     explicitWriteScope: false,
+    idempotent: true,
+    destructive: false,
+    openWorld: false,
     inputSchema: schemaOf(name, 'in'),
     outputSchema: schemaOf(name, 'out'),
     ...overrides,
@@ -69,6 +73,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: false,
       card: ['connectors'],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [recipe],
@@ -94,6 +99,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: true,
       card: [],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.exporter', 'in'),
       outputSchema: schemaOf('notes.exporter', 'out'),
       recipes: [],
@@ -115,6 +121,7 @@ const cases: Case[] = [
       effect: 'write',
       paidOnly: false,
       card: [],
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [],
@@ -136,6 +143,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: true,
       card: [],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [],
@@ -161,6 +169,7 @@ const cases: Case[] = [
       effect: 'write',
       paidOnly: false,
       card: [],
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.ecrire', 'in'),
       outputSchema: schemaOf('notes.ecrire', 'out'),
       recipes: [],
@@ -186,6 +195,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: false,
       card: ['connectors'],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.chercher', 'in'),
       outputSchema: schemaOf('notes.chercher', 'out'),
       recipes: [recipe],
@@ -211,6 +221,7 @@ const cases: Case[] = [
       effect: 'write',
       paidOnly: true,
       card: [],
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: schemaOf('notes.ecrire', 'in'),
       outputSchema: schemaOf('notes.ecrire', 'out'),
       recipes: [],
@@ -236,6 +247,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: false,
       card: [],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -257,6 +269,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: false,
       card: [],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -278,6 +291,7 @@ const cases: Case[] = [
       effect: 'read',
       paidOnly: false,
       card: [],
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       inputSchema: null,
       outputSchema: null,
       recipes: [],
@@ -304,4 +318,21 @@ describe('cardAddresses', () => {
     { name: 'a named address not serving the tool is left out', given: [['assistant'], ['connectors']], want: [] },
   ];
   for (const c of cases) it(c.name, () => expect(cardAddresses(...c.given)).to.deep.equal(c.want));
+});
+
+describe('toolAnnotations', () => {
+  const op = (effect: 'read' | 'write', o: Partial<OperationEntry> = {}): OperationEntry => operation(`x.${effect}`, { effect, idempotent: effect === 'read', ...o });
+  const cases: { name: string; given: OperationEntry[]; want: ReturnType<typeof toolAnnotations> }[] = [
+    { name: 'reads only', given: [op('read'), op('read')], want: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+    { name: 'a write that is not idempotent', given: [op('write')], want: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
+    { name: 'an idempotent write', given: [op('write', { idempotent: true })], want: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+    {
+      name: 'a dispatching tool: list, add (idempotent), remove (destructive, idempotent)',
+      given: [op('read'), op('write', { idempotent: true }), op('write', { idempotent: true, destructive: true })],
+      want: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    { name: 'a send outside the service', given: [op('write', { openWorld: true })], want: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+    { name: 'no operation (in preparation)', given: [], want: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+  ];
+  for (const c of cases) it(c.name, () => expect(toolAnnotations(c.given)).to.deep.equal(c.want));
 });
