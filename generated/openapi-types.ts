@@ -1356,6 +1356,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/v1/brouillons.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Écrire un brouillon (mémoire technique, lettre, question à l'acheteur)
+         * @description Crée un brouillon dans l'organisation de l'appelant : un texte que l'équipe (ou un
+         *     assistant) rédige pour répondre à un avis, de `nature` `memoire_technique` (une
+         *     section du mémoire technique), `lettre` (lettre de candidature ou d'accompagnement),
+         *     `question_acheteur` (question à poser à l'acheteur) ou `autre`. Il est rattaché à un
+         *     avis (`marche_id` ou `annonce_id`) ou à un dossier de réponse (`dossier_id` : l'avis
+         *     est alors celui du dossier) ; un avis ou un dossier inconnu répond 404 `not_found`.
+         *     `contenu` : 64 Kio au plus en UTF-8 (65 536 octets ; au-delà 400
+         *     `invalid_arguments` donnant la taille). Le brouillon naît en version 1 ; chaque
+         *     modification garde la version précédente (`brouillons.list` avec `id`). Exige la
+         *     portée mcp:write, une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["brouillons.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/brouillons.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Modifier un brouillon (une nouvelle version)
+         * @description Écrit une nouvelle version d'un brouillon de l'organisation : `titre`, `contenu`
+         *     (64 Kio au plus en UTF-8) ou `nature`, seuls les champs donnés changent. La version
+         *     précédente est gardée (les 50 dernières versions le sont ; `brouillons.list` avec
+         *     `id` les liste). `version` est celle que l'appelant a lue : si le brouillon a changé
+         *     depuis, la réponse est 409 `conflict` (relire, puis rejouer). Un brouillon inconnu ou
+         *     d'une autre organisation répond 404 `not_found`. Exige la portée mcp:write, une
+         *     organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["brouillons.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/brouillons.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supprimer un brouillon et ses versions
+         * @description Supprime un brouillon de l'organisation avec toutes ses versions et rend ce qui a été
+         *     supprimé (le brouillon tel qu'il était et le nombre de versions effacées). Un
+         *     brouillon inconnu, déjà supprimé ou d'une autre organisation répond 404 `not_found`.
+         *     Exige la portée mcp:write, une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["brouillons.delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/brouillons.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les brouillons, ou les versions d'un brouillon
+         * @description Sans `id` : les brouillons de l'organisation, les derniers modifiés d'abord, avec
+         *     leur texte, filtrés au besoin par avis (`marche_id` ou `annonce_id`), dossier de
+         *     réponse (`dossier_id`) ou `nature`. Avec `id` : ce brouillon (`brouillon`) et ses
+         *     versions (`versions`), la plus récente d'abord, chacune avec son texte, qui l'a
+         *     écrite et quand ; un brouillon inconnu ou d'une autre organisation répond 404
+         *     `not_found`. Par pages (`limit` 1 à 20, `next_cursor`). Un compte sans organisation
+         *     n'a aucun brouillon.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["brouillons.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dossiers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ouvrir le dossier de réponse d'un avis (la liste des pièces à fournir)
+         * @description Ouvre le dossier de réponse de l'organisation pour un avis (`marche_id` ou
+         *     `annonce_id` ; inconnu : 404 `not_found`) : la liste des pièces à fournir, lue dans
+         *     le règlement de la consultation (RC) du dossier de consultation quand le service en
+         *     a un. Sont reconnus DC1, DC2, DUME, mémoire technique, attestations d'assurance,
+         *     fiscale, sociale (URSSAF) et extrait Kbis, certificats de qualification (Qualibat…),
+         *     planning, BPU, DPGF, DQE, acte d'engagement et RIB ; chaque pièce dit d'où elle vient
+         *     (`origine` : la pièce du DCE, la page du RC et l'extrait qui la cite). Sans RC, une
+         *     liste par défaut (`origine.type` `defaut`). Chaque pièce commence au statut
+         *     `a_fournir`. Un avis n'a qu'un dossier par organisation : en ouvrir un second répond
+         *     409 `conflict` avec l'`id` du premier. Exige la portée mcp:write, une organisation et
+         *     un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dossiers.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dossiers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consulter un dossier de réponse
+         * @description Rend un dossier de réponse de l'organisation : ses pièces à fournir avec leur statut,
+         *     leur origine et les documents joints, et l'état de l'avis lu maintenant. Un dossier
+         *     inconnu ou d'une autre organisation répond 404 `not_found`.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dossiers.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dossiers.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lister les dossiers de réponse
+         * @description Liste les dossiers de réponse de l'organisation, les derniers modifiés d'abord, par
+         *     pages (`limit` 1 à 20, `next_cursor`), filtrés au besoin par avis (`marche_id` ou
+         *     `annonce_id`) ; chacun avec ses pièces et ses documents joints. Un compte sans
+         *     organisation n'a aucun dossier.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dossiers.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dossiers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Modifier un dossier de réponse (pièces, statuts, documents joints)
+         * @description Modifie un dossier de réponse de l'organisation, en une fois et tout ou rien : son
+         *     `titre` ; `ajouter` des pièces (statut `a_fournir` par défaut) ; `modifier` le libellé
+         *     ou le statut de pièces (`a_fournir`, `en_cours`, `pret`, `sans_objet`) ; `retirer`
+         *     des pièces (avec leurs documents) ; `joindre` des documents de l'organisation à une
+         *     pièce, le contenu en base64 (2 Mio au plus par document une fois décodé, et le corps
+         *     de la requête entier 3 Mio au plus : un gros document par appel ; types admis ceux
+         *     des pièces de DCE : pdf, docx, xlsx, odt, ods, doc, xls, txt, csv, dwg, dxf, jpg,
+         *     jpeg, png, zip) ; `detacher` des documents. Un dossier a au plus 100 pièces et 50
+         *     documents. `version` est celle que l'appelant a lue : si le dossier a changé depuis,
+         *     la réponse est 409 `conflict`. Une pièce ou un document inconnu du dossier répond 400
+         *     `invalid_arguments` ; un dossier inconnu ou d'une autre organisation 404 `not_found`.
+         *     Exige la portée mcp:write, une organisation et un rôle qui peut écrire.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dossiers.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/v1/dossiers.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lien d'export d'un dossier de réponse (zip)
+         * @description Donne un lien temporaire (`download_url`, servi par le service, signé et lié au
+         *     compte, valable `expires_in` secondes : dix minutes) vers un zip du dossier de
+         *     réponse : la liste des pièces en page HTML (`liste-des-pieces.html` : statut,
+         *     origine, documents) et les documents joints, rangés par pièce. Le lien n'est pas une
+         *     citation durable : ne pas le journaliser ni l'indexer. Un dossier inconnu ou d'une
+         *     autre organisation répond 404 `not_found`.
+         *
+         *     Version du contrat : 3.0.0.
+         */
+        post: operations["dossiers.export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/v1/marque.rapport": {
         parameters: {
             query?: never;
@@ -1783,6 +2036,131 @@ export interface components {
             /** @description À renvoyer dans suivis.update : une version périmée est refusée (409). */
             version: number;
             /** @description Identifiant de compte de l'auteur. */
+            cree_par: string;
+            /** Format: date-time */
+            cree_le: string;
+            modifie_par: string;
+            /** Format: date-time */
+            modifie_le: string;
+        };
+        /**
+         * @description Nature d'un brouillon : section de mémoire technique, lettre (de candidature, d'accompagnement), question à l'acheteur, autre.
+         * @enum {string}
+         */
+        DraftNature: "memoire_technique" | "lettre" | "question_acheteur" | "autre";
+        Draft: {
+            /** Format: uuid */
+            id: string;
+            nature: components["schemas"]["DraftNature"];
+            titre: string;
+            contenu: string;
+            /** @description Taille du texte en octets (UTF-8). */
+            taille: number;
+            /**
+             * Format: uuid
+             * @description L'avis auquel le brouillon répond.
+             */
+            marche_id: string | null;
+            /**
+             * Format: uuid
+             * @description Le dossier de réponse auquel il est rattaché.
+             */
+            dossier_id: string | null;
+            /** @description L'objet de l'avis, lu maintenant (null s'il n'est plus dans le service). */
+            avis_objet: string | null;
+            /** @description À renvoyer dans brouillons.update : une version périmée est refusée (409). */
+            version: number;
+            /** @description Identifiant de compte de l'auteur. */
+            cree_par: string;
+            /** Format: date-time */
+            cree_le: string;
+            /** @description Identifiant de compte de l'auteur de la version actuelle. */
+            modifie_par: string;
+            /** Format: date-time */
+            modifie_le: string;
+        };
+        DraftVersion: {
+            version: number;
+            titre: string;
+            contenu: string;
+            /** @description Taille du texte en octets (UTF-8). */
+            taille: number;
+            /** @description Identifiant de compte de qui a écrit cette version. */
+            ecrit_par: string;
+            /** Format: date-time */
+            ecrit_le: string;
+        };
+        /**
+         * @description Statut d'une pièce à fournir : à fournir, en cours, prête, sans objet.
+         * @enum {string}
+         */
+        ResponseItemStatus: "a_fournir" | "en_cours" | "pret" | "sans_objet";
+        ResponseFile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            marche_id: string;
+            /** @description L'avis, lu au moment de la réponse. */
+            avis: {
+                /** @description Faux si l'avis n'est plus dans le service. */
+                present: boolean;
+                objet: string | null;
+                date_limite: string | null;
+            };
+            titre: string;
+            /** @description D'où vient la liste initiale : le RC du dossier de consultation (`rc`), ou la liste par défaut (`defaut`) quand le service n'a pas de RC pour cet avis. */
+            source: {
+                /** @enum {string} */
+                type: "rc" | "defaut";
+                /**
+                 * Format: uuid
+                 * @description Le dossier de consultation lu.
+                 */
+                dce_id: string | null;
+                /** @description La pièce RC lue (son nom dans le DCE). */
+                rc: string | null;
+            };
+            pieces: {
+                /** @description Identifiant de la pièce dans le dossier (p1, p2…), pour dossiers.update. */
+                id: string;
+                libelle: string;
+                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, rib) ; null pour une pièce ajoutée. */
+                code: string | null;
+                statut: components["schemas"]["ResponseItemStatus"];
+                statut_libelle: string;
+                origine: {
+                    /**
+                     * @description rc : citée par le RC ; dce : une pièce du DCE à compléter (BPU, DPGF, DQE, acte d'engagement) ; defaut : liste par défaut ; ajout : ajoutée par l'équipe.
+                     * @enum {string}
+                     */
+                    type: "rc" | "dce" | "defaut" | "ajout";
+                    /** @description La pièce du DCE qui la cite ou qui la fournit. */
+                    piece: string | null;
+                    /** @description La page de lecture du RC qui la cite (comme dans marches_dce). */
+                    page: number | null;
+                    /** @description Le passage du RC qui la cite. */
+                    extrait: string | null;
+                };
+                documents: {
+                    /** Format: uuid */
+                    id: string;
+                    nom: string;
+                    taille: number;
+                    content_type: string;
+                    ajoute_par: string;
+                    /** Format: date-time */
+                    ajoute_le: string;
+                }[];
+            }[];
+            compteurs: {
+                a_fournir: number;
+                en_cours: number;
+                pret: number;
+                sans_objet: number;
+                documents: number;
+            };
+            /** @description À renvoyer dans dossiers.update : une version périmée est refusée (409). */
+            version: number;
             cree_par: string;
             /** Format: date-time */
             cree_le: string;
@@ -5353,6 +5731,496 @@ export interface operations {
                         total: number;
                         items: components["schemas"]["FollowUp"][];
                         next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "brouillons.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    nature: components["schemas"]["DraftNature"];
+                    /** @description Titre du brouillon (200 caractères au plus). */
+                    titre: string;
+                    /** @description Le texte (64 Kio au plus en UTF-8). */
+                    contenu: string;
+                    /** @description L'avis : son marche_id (UUID) ou son annonce_id. */
+                    marche_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description Un dossier de réponse de l'organisation (dossiers.create).
+                     */
+                    dossier_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le brouillon créé. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "creation";
+                        brouillon: components["schemas"]["Draft"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "brouillons.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du brouillon.
+                     */
+                    id: string;
+                    /** @description La version lue du brouillon. */
+                    version: number;
+                    nature?: components["schemas"]["DraftNature"];
+                    titre?: string;
+                    /** @description Le nouveau texte (64 Kio au plus en UTF-8). */
+                    contenu?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le brouillon dans sa nouvelle version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "modification";
+                        brouillon: components["schemas"]["Draft"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "brouillons.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du brouillon.
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le brouillon supprimé. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "suppression";
+                        supprime: components["schemas"]["Draft"];
+                        /** @description Versions gardées qui ont été effacées avec lui. */
+                        versions_supprimees: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "brouillons.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Un brouillon : ses versions plutôt que la liste des brouillons.
+                     */
+                    id?: string;
+                    /** @description Les brouillons de cet avis (marche_id ou annonce_id). */
+                    marche_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description Les brouillons de ce dossier de réponse.
+                     */
+                    dossier_id?: string;
+                    nature?: components["schemas"]["DraftNature"];
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les brouillons, ou les versions d'un brouillon. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "list";
+                        /** @description Brouillons trouvés, ou versions gardées du brouillon `id`. */
+                        total: number;
+                        /** @description Les brouillons (vide quand `id` est donné). */
+                        items: components["schemas"]["Draft"][];
+                        /** @description Avec `id` seulement : le brouillon dans sa version actuelle. */
+                        brouillon?: components["schemas"]["Draft"];
+                        /** @description Avec `id` seulement : ses versions, la plus récente d'abord. */
+                        versions?: components["schemas"]["DraftVersion"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dossiers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description L'avis : son marche_id (UUID) ou son annonce_id. */
+                    marche_id: string;
+                    /** @description Titre du dossier ; par défaut l'objet de l'avis. */
+                    titre?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le dossier ouvert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "creation";
+                        dossier: components["schemas"]["ResponseFile"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dossiers.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du dossier de réponse.
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le dossier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "lecture";
+                        dossier: components["schemas"]["ResponseFile"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dossiers.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Le dossier de cet avis (marche_id ou annonce_id). */
+                    marche_id?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @description Le `next_cursor` d'une réponse précédente, tel quel. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Les dossiers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "list";
+                        total: number;
+                        items: components["schemas"]["ResponseFile"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dossiers.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du dossier de réponse.
+                     */
+                    id: string;
+                    /** @description La version lue du dossier. */
+                    version: number;
+                    titre?: string;
+                    /** @description Pièces à ajouter, à la fin de la liste. */
+                    ajouter?: {
+                        libelle: string;
+                        statut?: components["schemas"]["ResponseItemStatus"];
+                    }[];
+                    /** @description Pièces à renommer ou dont changer le statut. */
+                    modifier?: {
+                        /** @description L'`id` de la pièce dans le dossier (p1, p2…). */
+                        piece: string;
+                        libelle?: string;
+                        statut?: components["schemas"]["ResponseItemStatus"];
+                    }[];
+                    /** @description Les `id` des pièces à retirer (leurs documents joints sont détachés). */
+                    retirer?: string[];
+                    /** @description Documents à joindre, chacun à une pièce. */
+                    joindre?: {
+                        /** @description L'`id` de la pièce. */
+                        piece: string;
+                        /** @description Nom du fichier, avec son extension (« Kbis 2026.pdf »). */
+                        nom: string;
+                        /** @description Le contenu du fichier en base64 (2 Mio au plus une fois décodé). */
+                        contenu_base64: string;
+                    }[];
+                    /** @description Les `id` des documents à détacher. */
+                    detacher?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Le dossier modifié. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "modification";
+                        dossier: components["schemas"]["ResponseFile"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    "dossiers.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID du dossier de réponse.
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Le lien d'export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        action: "export";
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Le nom du zip. */
+                        filename: string;
+                        /** @description Lien temporaire, signé, lié au compte : ne pas le journaliser ni le citer. */
+                        download_url: string;
+                        /** @constant */
+                        content_type: "application/zip";
+                        /** @description Secondes de validité du lien. */
+                        expires_in: number;
+                        /** @description Documents joints dans le zip (plus la liste des pièces). */
+                        documents: number;
                     };
                 };
             };

@@ -7,6 +7,7 @@ import { createAccountPages, SESSION_COOKIE } from './auth/account-pages.js';
 import { escapeHtml, page } from './auth/pages.js';
 import { webSessionUser } from './auth/store/web-sessions.js';
 import { dceDownloads } from './domains/dce/download.js';
+import { responseFileExports } from './domains/response-files/export.js';
 import { openObjectStore } from './platform/files/object-store.js';
 import { BearerAuthenticator } from './auth/bearer.js';
 import { createInteractionPages } from './auth/interactions.js';
@@ -63,7 +64,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
   const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
   const email = { smtpConfigured: config.smtpUrl !== undefined, mailFrom: config.mailFrom, resolver: config.emailDnsResolver ?? systemResolver() };
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email };
+  const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
@@ -82,7 +84,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured });
   const interactions = createInteractionPages(auth, control, now);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
-  const dceDownload = dceDownloads({ db, store: openObjectStore(config.dceStoreUrl, config.dceStoreDir), key: dceLinkKey, now });
+  const dceDownload = dceDownloads({ db, store: dceStore, key: dceLinkKey, now });
+  const responseFileExport = responseFileExports({ db, store: dceStore, key: dceLinkKey, now });
   const INTERACTION = '\\/oauth\\/interaction\\/([A-Za-z0-9_-]+)';
 
   // Every address but the API's (MCP and REST below, with their own routing from the
@@ -123,6 +126,18 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
       noteCall(ctx, { address: 'dce-telechargement' });
       const signedIn = await webSessionUser(control, ctx.cookies.get(SESSION_COOKIE), now());
       const answer = await dceDownload((ctx.captures as string[])[0] as string, signedIn ?? null);
+      ctx.status = answer.status;
+      ctx.set(answer.headers);
+      if ('title' in answer.body) {
+        ctx.type = 'html';
+        ctx.body = page(answer.body.title, `<h1>${escapeHtml(answer.body.title)}</h1><p>${escapeHtml(answer.body.message)}</p>`);
+      } else ctx.body = answer.body;
+    })
+    // Response files' export links: the same rules (the token never in the log).
+    .get(/^\/dossiers\/export\/([A-Za-z0-9_.-]+)$/, async (ctx) => {
+      noteCall(ctx, { address: 'dossiers-export' });
+      const signedIn = await webSessionUser(control, ctx.cookies.get(SESSION_COOKIE), now());
+      const answer = await responseFileExport((ctx.captures as string[])[0] as string, signedIn ?? null);
       ctx.status = answer.status;
       ctx.set(answer.headers);
       if ('title' in answer.body) {

@@ -13,6 +13,7 @@ export interface EmailServices {
   /** Looks up the sending domains' records (bounded lookups). */
   resolver: DnsResolver;
 }
+import type { ObjectStore } from '../platform/files/object-store.js';
 
 export interface Services {
   db: Database;
@@ -25,6 +26,8 @@ export interface Services {
   cursorKey: string;
   /** Signs the temporary download links of consultation files (kept in the database too). */
   dceLinkKey: string;
+  /** Where consultation files' pieces are kept; response files' documents are kept there too. */
+  dceStore: ObjectStore;
   /** Signs the acknowledgement tokens of polled events (kept in the database too). */
   eventAckKey: string;
   /** E-mail sends; absent: the outbox only, the service's default sender, the system resolver. */

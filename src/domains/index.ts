@@ -9,6 +9,8 @@ import { companyActions } from './companies/actions.js';
 import { dceActions } from './dce/actions.js';
 import { followUpActions } from './follow-ups/actions.js';
 import { emailActions } from './emails/actions.js';
+import { draftActions } from './drafts/actions.js';
+import { responseFileActions } from './response-files/actions.js';
 import { eventActions } from './events/actions.js';
 import { contactActions } from './contacts/actions.js';
 import { minutesActions } from './minutes/actions.js';
@@ -44,6 +46,8 @@ export function createRegistry(services: Services): Registry {
     ...postActions(services),
     ...contactActions(services),
     ...followUpActions(services),
+    ...draftActions(services),
+    ...responseFileActions(services),
     ...planActions(services),
     ...emailActions(services),
   };

@@ -21,6 +21,7 @@ import * as eventSubscriptions from './0016-event-subscriptions.js';
 import * as robot from './0017-robot.js';
 import * as workspace from './0018-workspace.js';
 import * as subscriptionRequests from './0019-subscription-requests.js';
+import * as responseFiles from './0020-response-files.js';
 import * as emails from './0021-emails.js';
 import * as companyRecords from './0022-company-records.js';
 
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0017-robot': robot,
   '0018-workspace': workspace,
   '0019-subscription-requests': subscriptionRequests,
+  '0020-response-files': responseFiles,
   '0021-emails': emails,
   '0022-company-records': companyRecords,
 };

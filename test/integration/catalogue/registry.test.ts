@@ -74,7 +74,34 @@ const WORKSPACE_SETUP: Record<string, (svc: TestService) => Promise<Record<strin
     const { json } = await svc.rest('suivis.create', { cible: await demoNotice(svc) });
     return { id: json.suivi.id };
   },
+  brouillons_creer: async (svc) => ({ marche_id: (await demoNotice(svc)).id }),
+  brouillons_modifier: async (svc) => {
+    const { json } = await svc.rest('brouillons.create', { nature: 'memoire_technique', titre: 'Méthodologie', contenu: 'Phase 1.', marche_id: (await demoNotice(svc)).id });
+    return { id: json.brouillon.id, version: json.brouillon.version };
+  },
+  brouillons_supprimer: async (svc) => {
+    const { json } = await svc.rest('brouillons.create', { nature: 'lettre', titre: 'Lettre', contenu: 'Madame, Monsieur,', marche_id: (await demoNotice(svc)).id });
+    return { id: json.brouillon.id };
+  },
+  dossiers_creer: async (svc) => {
+    await svc.db('response_files').delete();
+    return { marche_id: (await demoNotice(svc)).id };
+  },
+  // Reads: the same file for the MCP call and the REST call, so that both answers compare.
+  dossier_consulter: async (svc) => ({ id: await demoResponseFile(svc) }),
+  dossier_exporter: async (svc) => ({ id: await demoResponseFile(svc) }),
+  dossiers_modifier: async (svc) => {
+    await svc.db('response_files').delete();
+    const { json } = await svc.rest('dossiers.create', { marche_id: (await demoNotice(svc)).id });
+    return { id: json.dossier.id, version: json.dossier.version };
+  },
 };
+/** The response file of the demo notice, opened when there is none. */
+async function demoResponseFile(svc: TestService): Promise<string> {
+  const listed = await svc.rest('dossiers.list', { limit: 1 });
+  if (listed.json.items.length) return listed.json.items[0].id as string;
+  return (await svc.rest('dossiers.create', { marche_id: (await demoNotice(svc)).id })).json.dossier.id as string;
+}
 
 describe('catalogue', () => {
   it('gives every entry a unique snake_case name, a title, a description, a scope, an effect and a status', () => {
@@ -91,7 +118,7 @@ describe('catalogue', () => {
   });
 
   it('has a handler for every operation and no handler outside the contract', () => {
-    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l', eventAckKey: 'e' });
+    const registry = createRegistry({ db: null as never, contract, now: () => new Date(), quota: null as never, publicUrl: 'http://exemple', cursorKey: 'k', dceLinkKey: 'l', eventAckKey: 'e', dceStore: null as never });
     expect(Object.keys(registry).sort()).to.deep.equal([...OPERATION_NAMES].sort());
     expect([...contract.operations.keys()].sort()).to.deep.equal([...OPERATION_NAMES].sort());
     for (const name of OPERATION_NAMES) expect(registry[name], name).to.be.a('function');
@@ -188,6 +215,22 @@ describe('every tool over both transports', () => {
       });
     }
   }
+
+  it('reads the checklist of a response file in a demo consultation file RC, through the real PDF reading', async () => {
+    const row = (await svc.db('dce_files').whereNotNull('marche_id').orderBy('id').first('marche_id')) as { marche_id: string };
+    await svc.db('response_files').where('marche_id', row.marche_id).delete();
+    const { json } = await svc.rest('dossiers.create', { marche_id: row.marche_id });
+    expect(json.dossier.source.type).to.equal('rc');
+    const fromRc = json.dossier.pieces.filter((p: { origine: { type: string } }) => p.origine.type === 'rc');
+    expect(fromRc.map((p: { code: string }) => p.code)).to.deep.equal(['dc1', 'dume', 'dc2', 'memoire_technique', 'attestation_assurance', 'qualification', 'planning']);
+    // The page is a reading page (as marches_dce numbers them): each passage is in it, and names the whole list in one sentence.
+    for (const p of fromRc as { origine: { piece: string; page: number; extrait: string } }[]) {
+      expect(p.origine.piece).to.equal('01 RC.pdf');
+      const page = (await svc.db('dce_pages as g').join('dce_pieces as p', (j) => j.on('p.dce_id', 'g.dce_id').andOn('p.position', 'g.position')).where({ 'p.dce_id': json.dossier.source.dce_id, 'p.filename': '01 RC.pdf', 'g.page': p.origine.page }).first('g.text')) as { text: string };
+      expect(page.text.replace(/\s+/g, ' ')).to.contain(p.origine.extrait);
+      expect(p.origine.extrait).to.match(/^Chaque candidat produit .* le planning prévisionnel\.$/);
+    }
+  });
 
   it('says in referentiel_sources that every source of the demo data holds records, consultation files included', async () => {
     const { json } = await svc.rest('referentiels.sources', {});

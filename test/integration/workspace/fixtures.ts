@@ -68,3 +68,26 @@ export async function call(svc: TestService, via: Via, operation: string, args: 
   const text = (r.content?.[0]?.text as string | undefined) ?? '';
   return { ok: r.isError !== true, status: r.isError ? 0 : 200, code: null, message: r.isError ? text : '', body: r.structuredContent };
 }
+
+/** The demo RC's wording (scripts/demo/dce.ts) as the consultation file's RC, plus a DPGF per lot: what a response file reads. */
+export async function seedRc(db: Database, records: PublicRecords): Promise<void> {
+  const piece = (position: number, filename: string, docType: string) => ({
+    dce_id: records.dceId,
+    position,
+    filename,
+    doc_type: docType,
+    lot: null,
+    content_type: 'application/pdf',
+    size: 1000,
+    object_key: 'a'.repeat(64),
+    source_pages: 2,
+    scanned_pages: 0,
+    reading_pages: 2,
+  });
+  await db('dce_pieces').insert([piece(1, '01 RC.pdf', 'rc'), piece(2, 'Lot 01 Couverture/DPGF lot 1.xlsx', 'dpgf'), piece(3, 'Lot 02 Zinguerie/DPGF lot 2.xlsx', 'dpgf')]);
+  const pages = [
+    "RÈGLEMENT DE LA CONSULTATION\nArticle 1 – Objet de la consultation\nLes travaux sont répartis en 2 lots.",
+    "Article 3 – Présentation des candidatures et des offres\nChaque candidat produit le formulaire DC1 ou le DUME, le formulaire DC2, un mémoire technique, l'attestation d'assurance décennale en cours de validité, les certificats de qualification professionnelle, le planning prévisionnel.\nQualification exigée ou équivalente : Qualibat 3194.",
+  ];
+  await db('dce_pages').insert(pages.map((text, i) => ({ dce_id: records.dceId, position: 1, page: i + 1, search_key: `${records.dceId}/1/${i + 1}`, text })));
+}
