@@ -81,4 +81,10 @@ describe('contract documents', () => {
     const ops = JSON.parse(generated('operations.json')).operations;
     expect(manifest.counts.rest_operations).to.equal(ops.length);
   });
+
+  it('counts the spec’s catalogue: 61 REST operations, 91 MCP entries (historic names included), 5 in preparation', async () => {
+    const { counts } = await (await fetch(`${svc.url}/agents/manifest.json`)).json();
+    expect(counts).to.include({ rest_operations: 61, mcp_tool_entries: 91, mcp_tools_in_preparation: 5 });
+    expect(counts.mcp_tools_active + counts.mcp_tools_historic).to.equal(91);
+  });
 });
