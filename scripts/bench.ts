@@ -6,13 +6,15 @@
 // 3. Event subscriptions (scripts/bench/events.ts): events.poll of a full page, p50/p99.
 // 4. The alert robot (scripts/bench/robot.ts): 10,000 alerts against a 3-hour batch of
 //    10,000 new documents, duration and peak memory.
-// 5. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
+// 5. The bid workspace (scripts/bench/workspace.ts): suivis.create at 20 connections, p50/p99.
+// 6. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
 //    default (about 6 minutes on the 2-core machine, data generation included); skipped with
 //    `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps) the generated files.
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
+import { benchWorkspace } from './bench/workspace.js';
 import { benchLargeSet } from './bench/large.js';
 import { benchRobot } from './bench/robot.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
@@ -68,5 +70,6 @@ await admittedCall();
 await benchDce();
 await benchEvents();
 await benchRobot();
+await benchWorkspace();
 if (large) await benchLargeSet();
 else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');
