@@ -63,6 +63,15 @@ interface Target {
   label: string | null;
   marcheId: string | null;
   deadline: string | null;
+  /** The state of the notice behind it, read with it: what the answer shows, without reading it again. */
+  notice: NoticeState | null;
+}
+
+/** A notice by marche_id or annonce_id, with what a follow-up shows of it, in one read. */
+async function followedNotice(db: Database, id: string): Promise<{ marcheId: string; objet: string | null; state: NoticeState } | null> {
+  const q = db('notices').first(['marche_id', 'objet', 'date_limite', 'etat', 'nature']);
+  const row = (await (UUID.test(id) ? q.where('marche_id', id.toLowerCase()) : q.where('annonce_id', id))) as Record<string, unknown> | undefined;
+  return row ? { marcheId: row.marche_id as string, objet: (row.objet as string | null) ?? null, state: noticeStateOf(row) } : null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,9 +81,9 @@ async function resolveTarget(db: Database, kind: TargetKind, given: string): Pro
   const id = given.trim();
   const missing = () => new NotFoundError(`${KIND_LABELS[kind]} introuvable : « ${id.slice(0, 100)} ».`);
   if (kind === 'marche') {
-    const notice = await noticeById(db, id);
+    const notice = await followedNotice(db, id);
     if (!notice) throw missing();
-    return { kind, id: notice.marche_id, label: notice.objet, marcheId: notice.marche_id, deadline: notice.date_limite };
+    return { kind, id: notice.marcheId, label: notice.objet, marcheId: notice.marcheId, deadline: notice.state.deadline, notice: notice.state };
   }
   if (kind === 'dce') {
     const q = db('dce_files').orderBy('updated_at', 'desc');
@@ -82,18 +91,18 @@ async function resolveTarget(db: Database, kind: TargetKind, given: string): Pro
     else q.where('annonce_id', id);
     const file = await q.first(['id', 'label', 'marche_id']);
     if (!file) throw missing();
-    const notice = file.marche_id ? await noticeById(db, file.marche_id as string) : null;
-    return { kind, id: file.id as string, label: file.label as string, marcheId: (file.marche_id as string | null) ?? null, deadline: notice?.date_limite ?? null };
+    const notice = file.marche_id ? await followedNotice(db, file.marche_id as string) : null;
+    return { kind, id: file.id as string, label: file.label as string, marcheId: (file.marche_id as string | null) ?? null, deadline: notice?.state.deadline ?? null, notice: notice?.state ?? null };
   }
   if (kind === 'entreprise') {
     if (!/^[0-9]{9}$/.test(id)) throw new InvalidArgumentsError(`L'argument « cible.id » doit être un SIREN (9 chiffres) pour une cible entreprise.`);
     const company = await db('companies').where('siren', id).first(['siren', 'denomination', 'denomination_usuelle', 'nom_personne']);
     if (!company) throw missing();
-    return { kind, id, label: (company.denomination ?? company.denomination_usuelle ?? company.nom_personne ?? null) as string | null, marcheId: null, deadline: null };
+    return { kind, id, label: (company.denomination ?? company.denomination_usuelle ?? company.nom_personne ?? null) as string | null, marcheId: null, deadline: null, notice: null };
   }
   const buyer = await db('buyers').where('id', id).first(['id', 'nom']);
   if (!buyer) throw missing();
-  return { kind, id, label: buyer.nom as string, marcheId: null, deadline: null };
+  return { kind, id, label: buyer.nom as string, marcheId: null, deadline: null, notice: null };
 }
 
 /** A deadline as a date (AAAA-MM-JJ), when it is one. */
@@ -119,6 +128,14 @@ interface NoticeState {
   etat: string | null;
 }
 
+function noticeStateOf(r: Record<string, unknown>): NoticeState {
+  return {
+    deadline: (r.date_limite as string | null) ?? null,
+    cancelled: /ANNUL/i.test(`${(r.etat as string | null) ?? ''} ${(r.nature as string | null) ?? ''}`),
+    etat: (r.etat as string | null) ?? null,
+  };
+}
+
 /** The current state of the notices behind these follow-ups, read now. */
 async function noticeStates(db: Database, records: FollowUpRecord[]): Promise<Map<string, NoticeState>> {
   const ids = [...new Set(records.map((r) => r.marcheId).filter((id): id is string => id !== null))];
@@ -127,11 +144,7 @@ async function noticeStates(db: Database, records: FollowUpRecord[]): Promise<Ma
   return new Map(
     rows.map((r) => [
       r.marche_id as string,
-      {
-        deadline: (r.date_limite as string | null) ?? null,
-        cancelled: /ANNUL/i.test(`${(r.etat as string | null) ?? ''} ${(r.nature as string | null) ?? ''}`),
-        etat: (r.etat as string | null) ?? null,
-      },
+      noticeStateOf(r),
     ]),
   );
 }
@@ -155,8 +168,9 @@ async function labels(db: Database, records: FollowUpRecord[]): Promise<Map<stri
 }
 
 /** The follow-ups as answered, with their targets' labels and their notices' state read now. */
-async function present(db: Database, records: FollowUpRecord[]): Promise<FollowUpOut[]> {
-  const [states, names] = await Promise.all([noticeStates(db, records), labels(db, records)]);
+/** `known`: the notice states and labels already read (a creation): nothing read again. */
+async function present(db: Database, records: FollowUpRecord[], known?: { states: Map<string, NoticeState>; names: Map<string, string | null> }): Promise<FollowUpOut[]> {
+  const [states, names] = known ? [known.states, known.names] : await Promise.all([noticeStates(db, records), labels(db, records)]);
   return records.map((f) => {
     const state = f.marcheId ? states.get(f.marcheId) : undefined;
     return {
@@ -221,7 +235,12 @@ export function followUpActions({ db, now, cursorKey }: Services): FollowUpActio
       const outcome = await insertFollowUp(db, record);
       if (!outcome.inserted)
         throw new ConflictError(`Cette cible est déjà suivie par l'organisation (suivi ${outcome.existing.id}) : le modifier plutôt que le recréer.`);
-      const [out] = await present(db, [record]);
+      // What the answer shows of the target was read with it: 2 statements a creation instead of 4.
+      const known = {
+        states: new Map(target.marcheId && target.notice ? [[target.marcheId, target.notice]] : []),
+        names: new Map([[`${target.kind}:${target.id}`, target.label]]),
+      };
+      const [out] = await present(db, [record], known);
       return { action: 'creation', suivi: out as FollowUpOut };
     },
     'suivis.update': async (args, caller) => {
