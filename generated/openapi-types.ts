@@ -1722,7 +1722,14 @@ export interface paths {
          *     et texte (`texte`) sont donnés, ou repris d'un brouillon de l'organisation
          *     (`brouillon_id` : son titre devient l'objet, son corps le texte, sauf si `sujet` ou
          *     `texte` sont donnés ; un brouillon d'une autre organisation répond 404 `not_found`).
-         *     Pièces jointes : aucune pour l'instant.
+         *     Pièces jointes (`pieces_jointes`, 10 au plus) : des documents des dossiers de réponse
+         *     de l'organisation, chacun désigné par `dossier_id` et `document_id` (tels que
+         *     `dossiers.get` les donne) ; un document inconnu ou d'une autre organisation répond 404
+         *     `not_found` (le même message) et rien n'est enregistré. Leur taille totale est
+         *     vérifiée à l'envoi : 10 Mio au plus par message (400 `invalid_arguments` donnant la
+         *     taille). Chaque document est joint avec son nom et son type ; il est lu au moment de
+         *     la remise : s'il n'est plus conservé, le message passe en `echec` (jamais envoyé sans
+         *     lui). Un document détaché de son dossier après l'envoi reste joint.
          *
          *     Expéditeur : l'adresse du service, avec le nom de l'organisation et une adresse de
          *     réponse (`Reply-To`) égale à celle du compte appelant ; avec l'option courriel et un
@@ -1737,7 +1744,7 @@ export interface paths {
          *     configuré ».
          *
          *     Idempotence : `cle` (donnée par l'appelant, sinon dérivée du contenu, des
-         *     destinataires et du jour, heure de Paris) identifie l'envoi dans l'organisation ; un
+         *     destinataires, des pièces jointes et du jour, heure de Paris) identifie l'envoi dans l'organisation ; un
          *     appel rejoué avec la même clé et le même contenu rend le message déjà enregistré
          *     (`cree` faux) sans rien envoyer de plus ; la même clé avec un autre contenu répond 409
          *     `conflict`.
@@ -1918,6 +1925,18 @@ export interface components {
              * @description Le brouillon d'où vient le message.
              */
             brouillon_id: string | null;
+            /** @description Les documents des dossiers de réponse joints au message, dans l'ordre donné, tels qu'ils étaient à l'envoi. */
+            pieces_jointes: {
+                /** Format: uuid */
+                dossier_id: string;
+                /** Format: uuid */
+                document_id: string;
+                /** @description Le nom du fichier joint. */
+                nom: string;
+                content_type: string;
+                /** @description Taille en octets. */
+                taille: number;
+            }[];
             /**
              * @description `service` : l'adresse du service (Reply-To : le compte appelant) ; `domaine_organisation` : le domaine vérifié de l'organisation.
              * @enum {string}
@@ -6414,6 +6433,19 @@ export interface operations {
                      * @description Un brouillon de l'organisation dont reprendre le titre et le corps.
                      */
                     brouillon_id?: string;
+                    /** @description Documents des dossiers de réponse de l'organisation à joindre (10 Mio au plus en tout). */
+                    pieces_jointes?: {
+                        /**
+                         * Format: uuid
+                         * @description L'`id` du dossier de réponse.
+                         */
+                        dossier_id: string;
+                        /**
+                         * Format: uuid
+                         * @description L'`id` du document joint à une pièce du dossier.
+                         */
+                        document_id: string;
+                    }[];
                     /** @description Clé d'idempotence de l'envoi (lettres, chiffres, . _ : -) ; rejouer l'appel avec la même clé n'envoie rien deux fois. */
                     cle?: string;
                 };

@@ -76,7 +76,8 @@ export async function startService(
   const robot: RobotScheduler | null = robotDb ? startRobotScheduler({ db: robotDb, publicUrl: url, now: () => new Date() }, logger) : null;
   // E-mail delivery: only with an SMTP server (without one, sends stay in the outbox). Its
   // queries are short: the service's connection serves them.
-  const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, timing: config.mailTiming, now: () => new Date(), logger }) : null;
+  const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
+  const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Connections that finish their call become idle and are closed at once, rather than
@@ -97,7 +98,7 @@ export async function startService(
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore: openObjectStore(config.dceStoreUrl, config.dceStoreDir), logger, url, mailer, stop };
+  return { server, db, dceStore, logger, url, mailer, stop };
 }
 
 /**

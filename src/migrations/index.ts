@@ -24,6 +24,7 @@ import * as subscriptionRequests from './0019-subscription-requests.js';
 import * as responseFiles from './0020-response-files.js';
 import * as emails from './0021-emails.js';
 import * as companyRecords from './0022-company-records.js';
+import * as emailAttachments from './0023-email-attachments.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0020-response-files': responseFiles,
   '0021-emails': emails,
   '0022-company-records': companyRecords,
+  '0023-email-attachments': emailAttachments,
 };
 
 const source: Knex.MigrationSource<string> = {

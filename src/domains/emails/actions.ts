@@ -11,6 +11,7 @@ import { parisDay, parisIso } from '../../platform/paris-time.js';
 import { pagedSearch } from '../../platform/search/cursor.js';
 import type { EmailServices, Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
+import { resolveAttachments } from './attachments.js';
 import { systemResolver } from './dns-check.js';
 import { checkAddresses, checkSubject, checkText, isHostname, normaliseAddress, safeDisplayName } from './rules.js';
 import { checkRecords, dnsEntries, findDomain, replaceDomain, returnPathHost, saveChecks, updateSenderLocal, type DomainRecord } from './sending-domain.js';
@@ -39,6 +40,7 @@ export function presentEmail(m: EmailRecord, smtpConfigured: boolean): EmailOut 
     copie: m.cc,
     sujet: m.subject,
     brouillon_id: m.draftId,
+    pieces_jointes: m.attachments.map((a) => ({ dossier_id: a.responseFileId, document_id: a.documentId, nom: a.filename, content_type: a.contentType, taille: a.size })),
     expedition: m.senderKind,
     domaine_expediteur: domainOf(m.fromAddress),
     signe_dkim: m.dkimDomain !== null,
@@ -97,7 +99,10 @@ export function emailActions(services: Services): EmailActions {
       const { to, cc } = checkAddresses(args.destinataires, args.copie ?? []);
       const at = now();
       const draftId = args.brouillon_id?.toLowerCase() ?? null;
-      const contentHash = sha256(JSON.stringify({ to, cc, subject, body, draftId }));
+      const attachments = await resolveAttachments(db, organisationId, args.pieces_jointes ?? []);
+      // The attachments by reference, and only when there are some: keys derived before they existed stay the same.
+      const refs = attachments.map((a) => [a.responseFileId, a.documentId]);
+      const contentHash = sha256(JSON.stringify(refs.length ? { to, cc, subject, body, draftId, attachments: refs } : { to, cc, subject, body, draftId }));
       // Without a key, the content and the day (Paris) make it: the same message retried the same day is sent once.
       const key = args.cle ?? `auto-${sha256(`${contentHash}:${parisDay(at)}`).slice(0, 40)}`;
 
@@ -138,6 +143,7 @@ export function emailActions(services: Services): EmailActions {
         createdAt: at.toISOString(),
         sentAt: null,
         updatedAt: at.toISOString(),
+        attachments,
       };
       const outcome = await recordEmail(db, record, at);
       if (outcome.kind === 'cap_reached') {

@@ -8,6 +8,8 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../../log.js';
 import { errorSummary } from '../../log.js';
 import type { Database } from '../../platform/db/database.js';
+import type { ObjectStore } from '../../platform/files/object-store.js';
+import { AttachmentMissingError, readAttachments } from './attachments.js';
 import { DELIVERY_WINDOW_MS, MAX_ATTEMPTS } from './rules.js';
 import { dkimPrivateKey } from './sending-domain.js';
 import { claimEmail, dueEmails, settleEmail, type EmailRecord } from './store.js';
@@ -21,6 +23,8 @@ export interface DeliveryTiming {
 export interface DeliveryDeps {
   db: Database;
   smtpUrl: string;
+  /** Where response files' documents are kept: the attachments are read there at delivery. */
+  store: ObjectStore;
   timing: DeliveryTiming;
   now: () => Date;
   logger: Logger;
@@ -71,6 +75,26 @@ export function startDeliveryWorker(deps: DeliveryDeps): DeliveryWorker {
       }
       dkim = { domainName: message.dkimDomain, keySelector: message.dkimSelector, privateKey };
     }
+    let attachments: Awaited<ReturnType<typeof readAttachments>>;
+    try {
+      attachments = await readAttachments(deps.store, message.attachments);
+    } catch (err) {
+      const at = deps.now();
+      if (err instanceof AttachmentMissingError || message.attempts >= MAX_ATTEMPTS) {
+        // Never sent without what the caller asked to join.
+        const reason =
+          err instanceof AttachmentMissingError
+            ? `Non remis : la pièce jointe « ${err.filename} » n'est plus conservée par le service.`
+            : 'Non remis : stockage des documents injoignable pour lire les pièces jointes.';
+        await settleEmail(deps.db, message, { state: 'echec', response: reason }, at);
+      } else {
+        const delay = deps.timing.retryBaseMs * 2 ** (message.attempts - 1);
+        const reason = 'Stockage des documents injoignable pour lire les pièces jointes ; nouvel essai prévu.';
+        await settleEmail(deps.db, message, { state: 'en_attente', response: reason, nextAttemptAt: new Date(at.getTime() + delay).toISOString() }, at);
+      }
+      deps.logger.warn({ tentative: message.attempts, absente: err instanceof AttachmentMissingError }, 'courriels : pièces jointes illisibles');
+      return;
+    }
     try {
       const info = await transport.sendMail({
         from: { name: message.fromName, address: message.fromAddress },
@@ -83,8 +107,7 @@ export function startDeliveryWorker(deps: DeliveryDeps): DeliveryWorker {
         date: new Date(message.createdAt),
         envelope: { from: message.envelopeFrom, to: [...message.to, ...message.cc] },
         dkim,
-        // Attachments: none yet. Once response files hold the organisation's documents, they
-        // are read here from the object store, by reference recorded with the message.
+        attachments: attachments.length ? attachments : undefined,
       });
       await settleEmail(deps.db, message, { state: 'envoye', response: oneLine(info.response) }, deps.now());
     } catch (err) {

@@ -9,7 +9,7 @@ export const MAX_RECIPIENTS = 20;
 export const MAX_MESSAGES_PER_HOUR = 100;
 export const MAX_SUBJECT_CHARS = 200;
 export const MAX_TEXT_CHARS = 100_000;
-/** Planned limit of the attachments of one message, once they exist (documented; none is accepted yet). */
+/** Total size of the attachments of one message, checked when the send is recorded. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** A message not delivered within this delay is given up (`echec`): an old outbox is never sent late. */
 export const DELIVERY_WINDOW_MS = 24 * 3600 * 1000;

@@ -9,6 +9,16 @@ import { MAX_MESSAGES_PER_HOUR } from './rules.js';
 export type EmailState = 'en_attente' | 'envoye' | 'echec';
 export type SenderKind = 'service' | 'domaine_organisation';
 
+/** A response-file document a message carries, as it was when the send was recorded. */
+export interface AttachmentRecord {
+  responseFileId: string;
+  documentId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  objectKey: string;
+}
+
 export interface EmailRecord {
   id: string;
   organisationId: string;
@@ -36,6 +46,8 @@ export interface EmailRecord {
   createdAt: string;
   sentAt: string | null;
   updatedAt: string;
+  /** In the order given; loaded with the message. */
+  attachments: AttachmentRecord[];
 }
 
 function toRow(m: EmailRecord): Record<string, unknown> {
@@ -97,12 +109,53 @@ export function fromRow(r: Record<string, unknown>): EmailRecord {
     createdAt: r.created_at as string,
     sentAt: (r.sent_at as string | null) ?? null,
     updatedAt: r.updated_at as string,
+    attachments: [],
   };
+}
+
+const attachmentRows = (m: EmailRecord) =>
+  m.attachments.map((a, position) => ({
+    email_id: m.id,
+    position,
+    response_file_id: a.responseFileId,
+    document_id: a.documentId,
+    filename: a.filename,
+    content_type: a.contentType,
+    size: a.size,
+    object_key: a.objectKey,
+  }));
+
+/** The messages with their attachments (one query for all of them). */
+async function withAttachments(db: Database, rows: Record<string, unknown>[]): Promise<EmailRecord[]> {
+  const records = rows.map(fromRow);
+  if (!records.length) return records;
+  const found = await db('email_attachments')
+    .whereIn(
+      'email_id',
+      records.map((m) => m.id),
+    )
+    .orderBy([{ column: 'email_id' }, { column: 'position' }]);
+  const byEmail = new Map(records.map((m) => [m.id, m]));
+  for (const r of found as Record<string, unknown>[]) {
+    byEmail.get(r.email_id as string)?.attachments.push({
+      responseFileId: r.response_file_id as string,
+      documentId: r.document_id as string,
+      filename: r.filename as string,
+      contentType: r.content_type as string,
+      size: Number(r.size),
+      objectKey: r.object_key as string,
+    });
+  }
+  return records;
+}
+
+async function oneWithAttachments(db: Database, row: Record<string, unknown> | undefined): Promise<EmailRecord | null> {
+  return row ? ((await withAttachments(db, [row]))[0] ?? null) : null;
 }
 
 export async function findByKey(db: Database, organisationId: string, key: string): Promise<EmailRecord | null> {
   const row = await db('email_messages').where({ organisation_id: organisationId, idempotency_key: key }).first();
-  return row ? fromRow(row as Record<string, unknown>) : null;
+  return oneWithAttachments(db, row as Record<string, unknown> | undefined);
 }
 
 export const hourOf = (at: Date) => at.toISOString().slice(0, 13);
@@ -129,6 +182,8 @@ export async function recordEmail(db: Database, message: EmailRecord, now: Date)
       const inserted = await trx('email_messages').insert(toRow(message)).onConflict(['organisation_id', 'idempotency_key']).ignore().returning('id');
       // The same key won by a racing call: undo this count, answer its message.
       if (!inserted.length) throw new KeyTaken();
+      const attachments = attachmentRows(message);
+      if (attachments.length) await trx('email_attachments').insert(attachments);
       return { kind: 'recorded' } as const;
     });
   } catch (err) {
@@ -153,7 +208,7 @@ export async function listEmails(
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .offset(page.offset)
     .limit(page.limit + 1);
-  return { records: rows.slice(0, page.limit).map((r) => fromRow(r as Record<string, unknown>)), hasMore: rows.length > page.limit, total: Number(counted?.n ?? 0) };
+  return { records: await withAttachments(db, rows.slice(0, page.limit) as Record<string, unknown>[]), hasMore: rows.length > page.limit, total: Number(counted?.n ?? 0) };
 }
 
 /** Messages due now, oldest first, not under another worker's lease. */
@@ -184,7 +239,7 @@ export async function claimEmail(db: Database, id: string, now: Date, leaseMs: n
     .update({ lease_until: lease, attempts: db.raw('attempts + 1'), updated_at: at });
   if (!claimed) return null;
   const row = await db('email_messages').where({ id }).first();
-  return row ? fromRow(row as Record<string, unknown>) : null;
+  return oneWithAttachments(db, row as Record<string, unknown> | undefined);
 }
 
 /** The outcome of a claimed attempt, written only while the claim (its lease) is still this worker's. */
