@@ -2,7 +2,7 @@
 // the token carrying the account, the file, the piece (or the whole archive) and the expiry,
 // signed with the service's key (HMAC-SHA-256). A link is not a durable citation: it expires
 // (10 minutes by default), and the access log never writes its path.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { openToken, signToken } from '../../platform/signed-tokens.js';
 
 export const DCE_LINK_TTL_SECONDS = 600;
 export const DCE_LINK_PATH = '/dce/telechargement/';
@@ -17,23 +17,20 @@ export interface DceLink {
   expires: number;
 }
 
-const mac = (key: string, body: string) => createHmac('sha256', key).update(body).digest('base64url');
+// Signed with no use prefix (the first signed tokens of the service: their form is kept).
+const USE = '';
 
 export function signLink(key: string, link: DceLink): string {
-  const body = Buffer.from(JSON.stringify([link.account, link.dce, link.piece, link.expires])).toString('base64url');
-  return `${body}.${mac(key, body)}`;
+  return signToken(key, USE, JSON.stringify([link.account, link.dce, link.piece, link.expires]));
 }
 
 /** The link's content, or why it is refused: `forged` (bad form or signature), `expired`. */
 export function verifyLink(key: string, token: string, nowMs: number): DceLink | 'forged' | 'expired' {
-  const [body, signature, extra] = token.split('.');
-  if (!body || !signature || extra !== undefined || token.length > 1000) return 'forged';
-  const expected = Buffer.from(mac(key, body));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'forged';
+  const payload = openToken(key, USE, token, 1000);
+  if (payload === null) return 'forged';
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    parsed = JSON.parse(payload);
   } catch {
     return 'forged';
   }

@@ -4,10 +4,10 @@
 // passes for an export link nor the reverse) to one zip built on the fly: the checklist as
 // an HTML page and the attached documents, one folder per item. Never indexed, never
 // cached, no referrer; refusals are French pages, like the consultation files' links.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Database } from '../../platform/db/database.js';
+import { openToken, signToken } from '../../platform/signed-tokens.js';
 import { ObjectMissingError, type ObjectStore } from '../../platform/files/object-store.js';
 import { isMember } from '../follow-ups/store.js';
 import { documentsOf, responseFileById, type DocumentRecord, type ResponseFileRecord } from './store.js';
@@ -23,23 +23,19 @@ export interface ExportLink {
   expires: number;
 }
 
-const mac = (key: string, body: string) => createHmac('sha256', key).update(`dossier-export.${body}`).digest('base64url');
+const USE = 'dossier-export.';
 
 export function signExportLink(key: string, link: ExportLink): string {
-  const body = Buffer.from(JSON.stringify([link.account, link.organisation, link.file, link.expires])).toString('base64url');
-  return `${body}.${mac(key, body)}`;
+  return signToken(key, USE, JSON.stringify([link.account, link.organisation, link.file, link.expires]));
 }
 
 /** The link's content, or why it is refused: `forged` (bad form or signature), `expired`. */
 export function verifyExportLink(key: string, token: string, nowMs: number): ExportLink | 'forged' | 'expired' {
-  const [body, signature, extra] = token.split('.');
-  if (!body || !signature || extra !== undefined || token.length > 1000) return 'forged';
-  const expected = Buffer.from(mac(key, body));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'forged';
+  const payload = openToken(key, USE, token, 1000);
+  if (payload === null) return 'forged';
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    parsed = JSON.parse(payload);
   } catch {
     return 'forged';
   }
