@@ -192,8 +192,11 @@ export function checkMcp(answer: Answer, expected: Expectation, c: FuzzCase, req
   return problems;
 }
 
-/** Operations whose two answers legitimately differ from one call to the next (counters). */
-const VOLATILE = new Set(['quotas.get', 'me']);
+/**
+ * Operations whose two answers legitimately differ from one call to the next: counters, a
+ * window ending at the call (the alert preview), a link signed to the second (downloads).
+ */
+const VOLATILE = new Set(['quotas.get', 'me', 'alertes.preview', 'dce.download', 'dossiers.export']);
 
 /** Canonical JSON (keys sorted), to compare two answers. */
 function canonical(value: unknown): string {

@@ -101,10 +101,11 @@ describe('alert robot processes (issue 15)', function () {
     let killedMidRun = 0;
     for (let i = 0; i < 20; i++) {
       const run = robot(database.databaseUrl, new Date(at));
-      // Every other kill at any point from the spawn (start-up included); the others at a
-      // random point after this process claimed the slot (its lease: its clock + 2 min), so
-      // that kills fall inside runs whatever the machine's load makes of the start-up.
-      if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
+      // Every other kill early from the spawn (mostly during start-up: a kill after the whole
+      // run would leave nothing for the others to resume on a fast machine); the others at a
+      // random point shortly after this process claimed the slot (its lease: its clock + 2
+      // min), inside its run of 800 alerts whatever the machine's load makes of the start-up.
+      if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 600));
       else {
         const lease = iso(at + ROBOT_LEASE_MS);
         const exited = run.done.then(() => true);
@@ -113,7 +114,7 @@ describe('alert robot processes (issue 15)', function () {
           if ((row && row.lease_until >= lease) || (await Promise.race([exited, Promise.resolve(false)]))) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
       }
       run.child.kill('SIGKILL');
       const outcome = await run.done;
