@@ -1620,11 +1620,13 @@ export interface paths {
         put?: never;
         /**
          * Rapport de marque d'une entreprise
-         * @description Rapport sur une entreprise (`siren`) tiré des marchés attribués (DECP) et de la liste
-         *     RGE : marchés gagnés par année (nombre, montant), principaux acheteurs, familles CPV
+         * @description Rapport sur une entreprise (`siren`) tiré des marchés attribués (DECP), de la liste
+         *     RGE, du registre national des entreprises, des comptes publiés et du BODACC : marchés gagnés par année (nombre, montant), principaux acheteurs, familles CPV
          *     (groupe CPV, les 3 premiers chiffres du code), départements, séries de victoires
          *     (années consécutives avec au moins un marché gagné), part de ses victoires parmi les
-         *     attributions de mêmes famille CPV et département, domaines RGE en cours. Fenêtre de
+         *     attributions de mêmes famille CPV et département, domaines RGE en cours ; et, comme
+         *     sur sa fiche d'entreprise, ses dirigeants, son capital, ses comptes publiés au fil des
+         *     exercices (chiffre d'affaires, résultat) et ses procédures collectives. Fenêtre de
          *     notification facultative (`notifie_depuis`, `notifie_avant`). Un marché à plusieurs
          *     titulaires compte pour chacun, avec son montant entier (les DECP ne le répartissent
          *     pas). Le rapport lit au plus les 20 000 marchés les plus récents de l'entreprise
@@ -2463,6 +2465,14 @@ export interface components {
                 }[];
                 /** @description Domaines RGE en cours de ses établissements. */
                 rge_domaines: string[];
+                /** @description Capital social en euros déclaré au Registre national des entreprises, comme sur la fiche d'entreprise (entreprises.get) ; null s'il n'est pas connu. */
+                capital_social_eur: number | null;
+                /** @description Dirigeants en fonction (Registre national des entreprises), exactement comme sur la fiche d'entreprise (entreprises.get) et avec les mêmes règles : au plus l'année de naissance d'une personne physique ; liste vide si le registre n'est pas importé. */
+                dirigeants: components["schemas"]["CompanyOfficer"][];
+                /** @description Comptes annuels publiés (ratios financiers BCE/INPI), le plus récent d'abord, exactement comme sur la fiche d'entreprise (entreprises.get) : valeurs telles que publiées, comptes confidentiels sans montant. */
+                evolution_ca: components["schemas"]["CompanyYearAccounts"][];
+                /** @description Procédures collectives publiées au BODACC, la plus récente d'abord, comme sur la fiche d'entreprise (entreprises.get). */
+                procedures_collectives: components["schemas"]["CollectiveProceeding"][];
                 /** @description Page imprimable du rapport (lien permanent du service). */
                 url: string;
             };

@@ -4,6 +4,7 @@
 import type { Caller } from '../../access/caller.js';
 import { parisDay } from '../../platform/paris-time.js';
 import { companyBySiren } from '../companies/store.js';
+import { latestTurnoverText, loadCompanyExtras } from '../companies/actions.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 import { cents, cpvFamily, cpvFamilyLabel, tally, winStreaks, yearOf } from './report.js';
@@ -21,7 +22,16 @@ const DECP_META = { sources: ['Données essentielles de la commande publique (DE
 type AnalysisActions = Pick<HandlerMap<Caller>, 'marque.rapport' | 'concurrents.search' | 'prix.stats'>;
 type BrandReport = OperationResults['marque.rapport']['results'][number];
 
-const REPORT_META = { sources: ['Données essentielles de la commande publique (DECP)', 'Répertoire SIRENE (INSEE)', 'Liste des entreprises RGE (ADEME)'] };
+const REPORT_META = {
+  sources: [
+    'Données essentielles de la commande publique (DECP)',
+    'Répertoire SIRENE (INSEE)',
+    'Liste des entreprises RGE (ADEME)',
+    'Registre national des entreprises (INPI), dirigeants et capital',
+    'Ratios financiers BCE/INPI, comptes annuels publiés',
+    'BODACC, procédures collectives (DILA)',
+  ],
+};
 const euros = (n: number) => `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n)} €`;
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
 
@@ -29,7 +39,11 @@ export function analysisActions({ db, publicUrl, now }: Services): AnalysisActio
   return {
     'marque.rapport': async (args) => {
       const period: Period = { from: args.notifie_depuis, to: args.notifie_avant };
-      const [view, fetched] = await Promise.all([companyBySiren(db, args.siren, parisDay(now())), awardsWonBy(db, args.siren, period, REPORT_AWARD_CAP)]);
+      const [view, fetched, extras] = await Promise.all([
+        companyBySiren(db, args.siren, parisDay(now())),
+        awardsWonBy(db, args.siren, period, REPORT_AWARD_CAP),
+        loadCompanyExtras(db, args.siren, publicUrl),
+      ]);
       if (!view && !fetched.length) return { results: [], next_cursor: null, total_estimated: 0, _meta: REPORT_META };
       const tronque = fetched.length > REPORT_AWARD_CAP;
       const won = fetched.slice(0, REPORT_AWARD_CAP);
@@ -55,6 +69,7 @@ export function analysisActions({ db, publicUrl, now }: Services): AnalysisActio
       const streaks = winStreaks(years.map((y) => Number(y.key)));
       const longest = streaks.reduce((m, s) => Math.max(m, s.annees), 0);
       const domaines = [...new Set((view?.rge ?? []).map((r) => r.domaine))].sort();
+      const turnover = latestTurnoverText(extras.evolution_ca);
 
       const report: BrandReport = {
         id: args.siren,
@@ -66,6 +81,9 @@ export function analysisActions({ db, publicUrl, now }: Services): AnalysisActio
           (departements[0] ? ` et dans le département ${departements[0].key}` : '') +
           (longest > 1 ? ` ; plus longue série : ${longest} années consécutives` : '') +
           (domaines.length ? ` ; ${plural(domaines.length, 'domaine')} RGE en cours` : '') +
+          (turnover ? ` ; ${turnover}` : '') +
+          (extras.dirigeants.length ? ` ; ${plural(extras.dirigeants.length, 'dirigeant')} connu${extras.dirigeants.length > 1 ? 's' : ''}` : '') +
+          (extras.procedures_collectives[0] ? ` ; procédure collective publiée le ${extras.procedures_collectives[0].date_parution}` : '') +
           '.',
         fields: {
           siren: args.siren,
@@ -81,6 +99,7 @@ export function analysisActions({ db, publicUrl, now }: Services): AnalysisActio
           series: streaks.slice(-100),
           parts,
           rge_domaines: domaines.slice(0, 100),
+          ...extras,
           url: `${publicUrl}/rapports/marque/${args.siren}`,
         },
       };

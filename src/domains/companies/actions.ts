@@ -73,6 +73,43 @@ function activityLabel(code: string | null, nomenclature: string | null): string
   return `Code ${code} de l’ancienne nomenclature ${LEGACY_NOMENCLATURES[nomenclature] ?? nomenclature}, pas un code NAF rév. 2`;
 }
 
+/** What the register, the published accounts and the BODACC add to a record, as the record and the brand report show it. */
+export function companyExtras(
+  publicUrl: string,
+  proceedings: readonly ProceedingView[],
+  details: CompanyDetails,
+): Pick<CompanyRecord['fields'], 'capital_social_eur' | 'dirigeants' | 'evolution_ca' | 'procedures_collectives'> {
+  return {
+    capital_social_eur: details.capital,
+    dirigeants: details.officers.map((o) => ({
+      type: o.type,
+      nom: o.nom,
+      prenoms: o.prenoms,
+      qualite: o.qualite,
+      annee_naissance: o.annee_naissance,
+      siren: o.siren,
+      denomination: o.denomination,
+      url: o.type === 'personne_morale' && o.siren ? `${publicUrl}/entreprises/${o.siren}` : null,
+    })),
+    evolution_ca: details.years,
+    procedures_collectives: proceedings.map((p) => proceedingFields(p, publicUrl)),
+  };
+}
+
+/** The extras of one company, read from the database. */
+export async function loadCompanyExtras(db: Services['db'], siren: string, publicUrl: string): Promise<ReturnType<typeof companyExtras>> {
+  const [proceedings, details] = await Promise.all([proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS), detailsBySiren(db, [siren])]);
+  return companyExtras(publicUrl, proceedings.get(siren) ?? [], details.get(siren) ?? NO_DETAILS);
+}
+
+/** The latest closed year's turnover in words (« chiffre d’affaires 2024 : 1 234 € »), or '' when unknown. */
+export function latestTurnoverText(years: readonly CompanyDetails['years'][number][]): string {
+  const lastYear = years[0];
+  if (!lastYear) return '';
+  if (lastYear.comptes_confidentiels) return `comptes ${lastYear.exercice.slice(0, 4)} confidentiels`;
+  return lastYear.chiffre_affaires !== null ? `chiffre d’affaires ${lastYear.exercice.slice(0, 4)} : ${euros(lastYear.chiffre_affaires)}` : '';
+}
+
 /**
  * The record of the spec: `fields` with exactly its keys. Without its legal unit (not
  * imported yet), what the establishment tells: the unit's own fields are null.
@@ -117,36 +154,18 @@ export function companyRecord(
     siret: e?.siret ?? null,
     url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${siren}`,
     ville: e?.commune ?? null,
-    capital_social_eur: details.capital,
     nombre_certifications_actives: rge.length,
     est_rge: rge.length > 0,
     raison_sociale_connue: raisonSociale !== null,
     rge_domaines: domaines,
-    dirigeants: details.officers.map((o) => ({
-      type: o.type,
-      nom: o.nom,
-      prenoms: o.prenoms,
-      qualite: o.qualite,
-      annee_naissance: o.annee_naissance,
-      siren: o.siren,
-      denomination: o.denomination,
-      url: o.type === 'personne_morale' && o.siren ? `${publicUrl}/entreprises/${o.siren}` : null,
-    })),
-    evolution_ca: details.years,
-    procedures_collectives: proceedings.map((p) => proceedingFields(p, publicUrl)),
+    ...companyExtras(publicUrl, proceedings, details),
   };
   const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
   const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
   const missingUnit = c ? '' : ' — unité légale pas encore importée';
   const latest = proceedings[0];
-  const lastYear = details.years[0];
-  const turnoverText = lastYear
-    ? lastYear.comptes_confidentiels
-      ? ` — comptes ${lastYear.exercice.slice(0, 4)} confidentiels`
-      : lastYear.chiffre_affaires !== null
-        ? ` — chiffre d’affaires ${lastYear.exercice.slice(0, 4)} : ${euros(lastYear.chiffre_affaires)}`
-        : ''
-    : '';
+  const turnover = latestTurnoverText(details.years);
+  const turnoverText = turnover ? ` — ${turnover}` : '';
   const officersText = details.officers.length ? ` — ${details.officers.length} dirigeant${details.officers.length > 1 ? 's' : ''} connu${details.officers.length > 1 ? 's' : ''}` : '';
   const proceedingText = latest ? ` — procédure collective publiée le ${frenchDate(latest.date_parution)}${latest.nature ? ` (${latest.nature})` : ''}` : '';
   return {

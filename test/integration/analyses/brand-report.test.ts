@@ -62,6 +62,8 @@ describe('marque.rapport', function () {
     // The expired certification is left out.
     expect(f.rge_domaines).to.deep.equal(['Isolation des combles perdus']);
     expect(f.url).to.equal(`${svc.url}/rapports/marque/${LEON}`);
+    // Neither register, accounts nor BODACC imported for it: the record's empty values.
+    expect(f).to.deep.include({ capital_social_eur: null, dirigeants: [], evolution_ca: [], procedures_collectives: [] });
     expect(r.resume).to.match(/^4 marchés gagnés pour 200\s000 € entre le 2021-04-01 et le 2025-09-01, surtout en CPV 452 et dans le département 29 ; plus longue série : 3 années consécutives ; 1 domaine RGE en cours\.$/u);
   });
 

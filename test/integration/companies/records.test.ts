@@ -182,6 +182,17 @@ describe('company record: officers, capital, accounts', function () {
     }
   });
 
+  it('shows in the brand report exactly the officers, capital, accounts and proceedings of the record', async () => {
+    const record = (await get('552032534')).fields;
+    expect(record.dirigeants).to.not.be.empty;
+    expect(record.evolution_ca).to.not.be.empty;
+    const report = (await svc.rest('marque.rapport', { siren: '552032534' })).json.results[0];
+    for (const key of ['capital_social_eur', 'dirigeants', 'evolution_ca', 'procedures_collectives']) expect(report.fields[key], key).to.deep.equal(record[key]);
+    const latest = record.evolution_ca[0];
+    const turnover = latest.comptes_confidentiels ? `comptes ${latest.exercice.slice(0, 4)} confidentiels` : `chiffre d’affaires ${latest.exercice.slice(0, 4)} :`;
+    expect(report.resume).to.include(turnover).and.include(`${record.dirigeants.length} dirigeant`);
+  });
+
   it('filters searches by the latest turnover band and by known officers', async () => {
     const sirens = async (args: Record<string, unknown>) => ((await svc.rest('entreprises.search', args)).json.results as { id: string }[]).map((r) => r.id).sort();
     expect(await sirens({ chiffre_affaires_min: 1_000_000 })).to.deep.equal(['511278533', '552032534']);
