@@ -1,8 +1,15 @@
-// Operations basics: health check, one log line per call that never holds a token or a body, and a graceful stop that finishes calls in flight.
-import { spawn } from 'node:child_process';
+// Operations basics: health check, one log line per call that never holds a token or a body, the first start's demo data and account, and a graceful stop that finishes calls in flight.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { obtainToken } from '../../../scripts/lib/native-flow.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { importFile } from '../../../src/import/run.js';
+import { migrateLatest } from '../../../src/migrations/index.js';
+import { openDatabase } from '../../../src/platform/db/database.js';
 import { collectingLogger, freshDatabase, startTestService, type TestService } from '../../helpers/service.js';
 
 describe('health and logs', () => {
@@ -35,28 +42,70 @@ describe('health and logs', () => {
   });
 });
 
+/** `npm start`'s script in a child process, resolved once it prints its address and the demo account it creates. */
+async function startServiceProcess(databaseUrl: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; email: string; password: string }> {
+  const child = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
+    env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    stdio: 'pipe',
+  });
+  child.stderr.resume();
+  try {
+    const printed = await new Promise<{ url: string; email: string; password: string }>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+        const address = /Service à l'écoute : (\S+)/.exec(out);
+        const demo = /Compte de démonstration créé : (\S+) \/ (\S+)/.exec(out);
+        if (address?.[1] && demo?.[1] && demo[2]) resolve({ url: address[1], email: demo[1], password: demo[2] });
+      });
+      child.once('exit', () => reject(new Error(`sortie avant écoute : ${out}`)));
+    });
+    return { child, ...printed };
+  } catch (err) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+describe('first start', function () {
+  // The small demo set is written and imported by the real importers: tens of seconds on a loaded 2-core machine.
+  this.timeout(120000);
+
+  it('on an empty database imports the demo data and creates the demo account', async () => {
+    const database = freshDatabase();
+    await database.prepare();
+    const { child, url, email, password } = await startServiceProcess(database.databaseUrl);
+    try {
+      const { accessToken } = await obtainToken({ baseUrl: url, email, password, scope: 'mcp:read' });
+      const res = await fetch(`${url}/api/mcp/v1/entreprises.search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` }, body: '{"limit":1}' });
+      expect(res.status).to.equal(200);
+      expect(((await res.json()) as { total_estimated: number }).total_estimated).to.be.greaterThan(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await database.cleanup();
+    }
+  });
+});
+
 describe('graceful shutdown', function () {
   this.timeout(30000);
 
   it('on SIGTERM finishes the call in flight, then exits 0', async () => {
     const database = freshDatabase();
     await database.prepare();
-    const child = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
-      env: { ...process.env, PORT: '0', DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    // One company already there: the start skips the demo import (tested above) and still creates the demo account.
+    const seeded = openDatabase(database.databaseUrl);
     try {
-      // First start on an empty database: the service prints its address and a demo account.
-      const { url, email, password } = await new Promise<{ url: string; email: string; password: string }>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-          const address = /Service à l'écoute : (\S+)/.exec(out);
-          const demo = /Compte de démonstration créé : (\S+) \/ (\S+)/.exec(out);
-          if (address?.[1] && demo?.[1] && demo[2]) resolve({ url: address[1], email: demo[1], password: demo[2] });
-        });
-        child.once('exit', () => reject(new Error(`sortie avant écoute : ${out}`)));
-      });
+      await migrateLatest(seeded);
+      const dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+      writeFileSync(join(dir, 'ul.csv'), 'siren,dateCreationUniteLegale,dateDernierTraitementUniteLegale,etatAdministratifUniteLegale,denominationUniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,nicSiegeUniteLegale\n732829320,2015-03-02,2026-01-10,A,Charpentes du Léon,5499,43.91B,00018\n');
+      await importFile(seeded, IMPORTERS['sirene-unites'] as never, join(dir, 'ul.csv'), { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await seeded.destroy();
+    }
+    const { child, url, email, password } = await startServiceProcess(database.databaseUrl);
+    try {
       const { accessToken } = await obtainToken({ baseUrl: url, email, password, scope: 'mcp:read' });
       const body = '{}';
       // A call whose body is still arriving when the signal comes.
