@@ -28,7 +28,7 @@ import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
 import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
-import { createPermalinkPages } from './http/permalinks.js';
+import { companyRecordPage, createPermalinkPages } from './http/permalinks.js';
 import { errorSummary, type Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { QuotaKeeper } from './access/quota-keeper.js';
@@ -145,8 +145,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
         ctx.body = page(answer.body.title, `<h1>${escapeHtml(answer.body.title)}</h1><p>${escapeHtml(answer.body.message)}</p>`);
       } else ctx.body = answer.body;
     })
-    .get(/^\/entreprises\/(\d{9})$/, recordPage('entreprises.get', (siren) => ({ siren })))
-    .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret })))
+    .get(/^\/entreprises\/(\d{9})$/, recordPage('entreprises.get', (siren) => ({ siren }), companyRecordPage))
+    .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret }), companyRecordPage))
     .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))
     .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id })))
     .get(/^\/bodacc\/([^/]+)$/, recordPage('bodacc.get', (id) => ({ id })))

@@ -23,10 +23,11 @@ const STYLE = `
   .muted { color: #5b6678; font-size: .9rem; }
 `;
 
-export function page(title: string, body: string, wide = false): string {
+/** `style`: a page's own rules, after the shared ones (a record's page with its sections). */
+export function page(title: string, body: string, wide = false, style = ''): string {
   return `<!doctype html>
 <html lang="fr">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${style}</style></head>
 <body><main${wide ? ' class="wide"' : ''}>${body}</main></body>
 </html>`;
 }

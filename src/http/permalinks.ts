@@ -11,6 +11,37 @@ import type { Database } from '../platform/db/database.js';
 import { webSessionUser } from '../auth/store/web-sessions.js';
 import { asServiceError } from '../errors.js';
 import { noteCall } from './access-log.js';
+import { companyPage, PAGE_AWARDS, type AwardRecord, type CompanyAwards, type CompanyRecord } from './company-page.js';
+
+/** A record as every `*.get` operation answers it. */
+export interface PageRecord {
+  id: string;
+  titre: string;
+  resume: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * A route's own page instead of the generic table: the record's whole HTML document.
+ * `read` runs another operation through the call path as the same caller (quota and
+ * scopes apply); it throws the service's error when refused.
+ */
+export type RecordPageRenderer = (record: PageRecord, read: (operation: string, args: Record<string, unknown>) => Promise<unknown>) => Promise<string>;
+
+/**
+ * The company's page: its record and the most recent awards it won (the SIRET's for an
+ * establishment's page). A refused awards read leaves the record shown, with the reason.
+ */
+export const companyRecordPage: RecordPageRenderer = async (record, read) => {
+  let awards: CompanyAwards;
+  try {
+    const found = (await read('attributions.search', { titulaire: record.id, limit: PAGE_AWARDS })) as { results: AwardRecord[]; next_cursor: string | null };
+    awards = { read: true, records: found.results, more: found.next_cursor !== null };
+  } catch (err) {
+    awards = { read: false, reason: asServiceError(err).message };
+  }
+  return companyPage(record as unknown as CompanyRecord, awards);
+};
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return '—';
@@ -34,14 +65,17 @@ function cellHtml(value: unknown): string {
 
 /**
  * The page of one record: `operation` run through the call path with the arguments `args`
- * makes of the identifier in the address (the route's capture).
+ * makes of the identifier in the address (the route's capture); `render`, when given, makes
+ * the page, else the generic table of the record's fields.
  */
 export function createPermalinkPages(deps: { db: Database; callPath: CallPath; now: () => Date }) {
-  return (operation: string, args: (id: string) => Record<string, unknown>): Middleware =>
+  return (operation: string, args: (id: string) => Record<string, unknown>, render?: RecordPageRenderer): Middleware =>
     async (ctx) => {
       const id = decodeURIComponent((ctx.captures as string[])[0] as string);
       ctx.set('Cache-Control', 'no-store');
       ctx.set('X-Frame-Options', 'DENY');
+      // The pages are plain HTML and inline CSS (the chart is inline SVG): nothing else may load or run.
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
       const userId = await webSessionUser(deps.db, ctx.cookies.get(SESSION_COOKIE), deps.now());
       const account = userId ? await loadAccount(deps.db, userId) : undefined;
       if (!account) {
@@ -54,11 +88,15 @@ export function createPermalinkPages(deps: { db: Database; callPath: CallPath; n
       noteCall(ctx, { operation: operation, accountId: caller.accountId });
       ctx.type = 'html';
       try {
-        const result = (await deps.callPath.call(operation, caller, () => args(id))) as { results: { titre: string; resume: string; fields: Record<string, unknown> }[] };
+        const result = (await deps.callPath.call(operation, caller, () => args(id))) as { results: PageRecord[] };
         const record = result.results[0];
         if (!record) {
           ctx.status = 404;
           ctx.body = page('Introuvable', `<h1>Fiche introuvable</h1><p>Aucune fiche ne correspond à « ${escapeHtml(id)} ».</p>`);
+          return;
+        }
+        if (render) {
+          ctx.body = await render(record, (next, nextArgs) => deps.callPath.call(next, caller, () => nextArgs));
           return;
         }
         const rows = Object.entries(record.fields)

@@ -36,6 +36,38 @@ function sorteDe(champs) {
   return 'autre';
 }
 
+/** « 1,2 M€ », « 85 k€ », « −3,4 M€ »: an amount short enough for a badge. */
+function montantCourt(n) {
+  var abs = Math.abs(n);
+  var signe = n < 0 ? '−' : '';
+  function une(x) { return x.toFixed(1).replace(/\.0$/, '').replace('.', ','); }
+  if (abs >= 1e9) return signe + une(abs / 1e9) + ' Md€';
+  if (abs >= 1e6) return signe + une(abs / 1e6) + ' M€';
+  if (abs >= 1e3) return signe + Math.round(abs / 1e3) + ' k€';
+  return signe + Math.round(abs) + ' €';
+}
+
+function pourcent(v) {
+  return (v > 0 ? '+' : v < 0 ? '−' : '') + String(Math.abs(v)).replace('.', ',') + ' %';
+}
+
+/**
+ * The latest published turnover (newest year first on the record); a confidential latest
+ * year says so rather than showing an older figure as if it were current.
+ */
+function repereComptes(annees) {
+  if (!Array.isArray(annees) || !annees.length) return null;
+  if (annees[0] && annees[0].comptes_confidentiels === true) return repere('Comptes confidentiels', 'comptes');
+  for (var i = 0; i < annees.length; i++) {
+    var a = annees[i];
+    if (a && typeof a.chiffre_affaires === 'number') {
+      var variation = typeof a.variation_ca_pct === 'number' ? ' (' + pourcent(a.variation_ca_pct) + ')' : '';
+      return repere('CA ' + String(a.exercice || '').slice(0, 4) + ' : ' + montantCourt(a.chiffre_affaires) + variation, 'comptes');
+    }
+  }
+  return null;
+}
+
 function reperesEntreprise(f) {
   var out = [];
   if (f.libelle_naf || f.code_naf) out.push(repere(f.libelle_naf || f.code_naf, 'activite'));
@@ -43,6 +75,11 @@ function reperesEntreprise(f) {
   if (lieu) out.push(repere(lieu, 'lieu'));
   if (f.est_rge === true) out.push(repere('RGE', 'rge'));
   if (f.etat === 'cessee') out.push(repere('Cessée', 'clos'));
+  var comptes = repereComptes(f.evolution_ca);
+  if (comptes) out.push(comptes);
+  if (Array.isArray(f.dirigeants) && f.dirigeants.length) out.push(repere(pluriel(f.dirigeants.length, 'dirigeant'), 'dirigeants'));
+  var procedure = Array.isArray(f.procedures_collectives) ? f.procedures_collectives[0] : null;
+  if (procedure) out.push(repere('Procédure collective publiée le ' + dateFr(procedure.date_parution), 'alerte'));
   return out;
 }
 
@@ -335,6 +372,7 @@ h1 { font-size: 1.2rem; margin: 0 0 4px; }
 .repere-rge, .repere-ouvert { background: var(--vert-fond); color: var(--vert-texte); font-weight: 600; }
 .repere-date { background: var(--ambre-fond); color: var(--ambre-texte); }
 .repere-clos { font-weight: 600; }
+.repere-alerte { background: var(--ambre-fond); color: var(--ambre-texte); font-weight: 600; }
 .ident { margin: 8px 0 0; font-size: 0.75rem; color: var(--texte-doux); }
 .erreur { padding: 10px 12px; border-radius: var(--rayon); background: var(--ambre-fond); color: var(--ambre-texte); }
 .texte { white-space: pre-wrap; font-size: 0.85rem; }

@@ -106,6 +106,26 @@ describe('results card renderer', () => {
     expect(out).to.include('SIREN 123456789');
   });
 
+  it('gives a company its latest turnover (with its variation), a confidential latest year, its officers count and a dated collective proceeding', () => {
+    const year = (exercice: string, ca: number | null, variation: number | null, confidential = false) => ({ exercice, comptes_confidentiels: confidential, chiffre_affaires: ca, variation_ca_pct: variation });
+    const officer = { type: 'personne_physique', nom: 'KERDRAON', prenoms: 'Yannick', qualite: 'Gérant', annee_naissance: 1970 };
+    const badges = (fields: Record<string, unknown>) => [...render({ results: [company(fields)] }).matchAll(/<li class="repere repere-(?:comptes|dirigeants|alerte)">([^<]*)<\/li>/g)].map((m) => m[1]);
+    expect(
+      badges({
+        evolution_ca: [year('2024-12-31', 1_234_567, 5.3), year('2023-12-31', 1_172_000, null)],
+        dirigeants: [officer, { ...officer, nom: 'LE GALL' }],
+        procedures_collectives: [{ annonce_id: 'A2', date_parution: '2026-07-02' }, { annonce_id: 'A1', date_parution: '2026-03-10' }],
+      }),
+    ).to.deep.equal(['CA 2024 : 1,2 M€ (+5,3 %)', '2 dirigeants', 'Procédure collective publiée le 02/07/2026']);
+    expect(badges({ evolution_ca: [year('2025-12-31', null, null, true), year('2024-12-31', 1_500_000, 25)], dirigeants: [officer] })).to.deep.equal(['Comptes confidentiels', '1 dirigeant']);
+    // A latest year without a published turnover: the most recent one that has it; small and negative amounts.
+    expect(badges({ evolution_ca: [year('2025-12-31', null, null), year('2024-12-31', 85_400, -12.5)] })).to.deep.equal(['CA 2024 : 85 k€ (−12,5 %)']);
+    expect(badges({ evolution_ca: [year('2024-12-31', -3_400_000, null)] })).to.deep.equal(['CA 2024 : −3,4 M€']);
+    expect(badges({ evolution_ca: [year('2024-12-31', 950, 0)] })).to.deep.equal(['CA 2024 : 950 € (0 %)']);
+    expect(badges({ evolution_ca: [], dirigeants: [], procedures_collectives: [] })).to.deep.equal([]);
+    expect(badges({})).to.deep.equal([]);
+  });
+
   it('renders notices with buyer, departments, deadline and ouvert/clos', () => {
     const out = render({ results: [notice(), notice({ ouvert: false, departements: ['35'], date_limite: '2025-01-06' })], next_cursor: null, total_estimated: 2 });
     expect(out).to.include('<h1>Avis de marchés</h1>');

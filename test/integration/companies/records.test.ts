@@ -8,6 +8,7 @@ import yazl from 'yazl';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { importFile, type ImportReport } from '../../../src/import/run.js';
 import { IMPORTERS } from '../../../src/domains/importers.js';
+import { rneCompany, rneCompanyOfficer as company, rnePerson as person } from '../../helpers/company-sources.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
@@ -19,37 +20,6 @@ const UNITS = `siren,dateCreationUniteLegale,trancheEffectifsUniteLegale,dateDer
 511278533,2009-01-01,21,2026-01-10,A,,,3MEDIA,,5710,43.21A,00011,PME
 732829320,2015-03-02,11,2026-01-10,A,,,Charpentes du Léon,,5499,43.91B,00018,PME
 `;
-
-/**
- * RNE companies written from the INPI's published documentation of the format (no real file
- * is published: SOURCES.md): an officer's full date of birth and home address are present, as
- * in the register, to check that neither comes out.
- */
-function rneCompany(siren: string, updatedAt: string, pouvoirs: unknown[], extra: Record<string, unknown> = {}, capital: unknown = 15000): Record<string, unknown> {
-  return {
-    id: `id-${siren}-${updatedAt}`,
-    siren,
-    updatedAt,
-    formality: {
-      siren,
-      diffusionCommerciale: true,
-      ...extra,
-      content: {
-        personneMorale: {
-          identite: { entreprise: { siren, denomination: `Société ${siren}`, formeJuridique: '5499' }, description: { montantCapital: capital, deviseCapital: 'EUR', capitalVariable: false } },
-          adresseEntreprise: { adresse: { numVoie: '12', voie: 'DE BREST', codePostal: '29800', commune: 'LANDERNEAU' } },
-          composition: { pouvoirs },
-        },
-      },
-    },
-  };
-}
-const person = (nom: string, prenoms: string[], role: string, born: string) => ({
-  typeDePersonne: 'INDIVIDU',
-  roleEntreprise: role,
-  individu: { descriptionPersonne: { nom, prenoms, dateDeNaissance: born }, adresseDomicile: { numVoie: '7', voie: 'IMPASSE DES MOUETTES', codePostal: '29217', commune: 'PLOUGONVELIN' } },
-});
-const company = (siren: string, denomination: string, role: string) => ({ typeDePersonne: 'ENTREPRISE', roleEntreprise: role, entreprise: { siren, denomination } });
 
 describe('company record: officers, capital, accounts', function () {
   this.timeout(60000);

@@ -1,5 +1,7 @@
-// The results card is announced (MCP Apps _meta.ui and openai/outputTemplate) on exactly the card tools of the connectors and assistant addresses, served as a resource there only, and renders real company, notice and consultation-file answers in a browser, delivered as a host delivers them.
-import { readFileSync } from 'node:fs';
+// The results card is announced (MCP Apps _meta.ui and openai/outputTemplate) on exactly the card tools of the connectors and assistant addresses, served as a resource there only, and renders real company (with its accounts, officers and proceedings), notice and consultation-file answers in a browser, delivered as a host delivers them.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +11,10 @@ import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
 import type { ToolEntry } from '../../../src/contract/types.js';
 import { cardDocument } from '../../../src/mcp/card-template.js';
 import { readableText } from '../../../src/mcp/readable-text.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { importFile } from '../../../src/import/run.js';
 import { closeBrowser, expectRendered, launchBrowser } from '../../helpers/browser.js';
+import { FULL_COMPANY, importFullCompany, ratiosCsv } from '../../helpers/company-sources.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
@@ -343,6 +348,56 @@ describe('results card (MCP Apps UI resource)', function () {
         for (const shown of [shownSearch, shownToc, shownReading, shownLink]) {
           expect(shown.errors, 'erreurs de script').to.deep.equal([]);
           expect(shown.requests.filter((u) => /^(https?|wss?):/.test(u)), 'requêtes réseau (le lien passe par l’hôte)').to.deep.equal([]);
+        }
+      } finally {
+        for (const p of pages) await p.close();
+      }
+    });
+
+    it('shows a company’s latest accounts, officers count and collective proceeding as badges, from imported RNE, ratios and BODACC files', async () => {
+      await importFullCompany(svc.db);
+      // The company officer: two public years, to show a turnover and its variation.
+      const dir = mkdtempSync(join(tmpdir(), 'card-ratios-'));
+      try {
+        writeFileSync(
+          join(dir, 'ratios.csv'),
+          ratiosCsv([
+            { siren: FULL_COMPANY.officerCompany.siren, cloture: '2023-12-31', ca: '400000', resultat: '10000' },
+            { siren: FULL_COMPANY.officerCompany.siren, cloture: '2024-12-31', ca: '1234567', resultat: '20000' },
+          ]),
+        );
+        await importFile(svc.db, IMPORTERS.ratios as never, join(dir, 'ratios.csv'), { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const args = { siren: FULL_COMPANY.siren };
+      const result = (await (await connect('/api/mcp/connectors')).callTool({ name: 'annuaire_entreprises', arguments: args })) as CallToolResult;
+      expect(result.isError).to.not.equal(true);
+      const officer = (await svc.rest('entreprises.get', { siren: FULL_COMPANY.officerCompany.siren })).json as { results: Record_[] };
+
+      const pages: Page[] = [];
+      try {
+        const shown = await newPage();
+        pages.push(shown.page);
+        await shown.page.setContent(HOST_PAGE);
+        await shown.page.evaluate(([h, a, r]) => (window as any).demarrer(h, a, r), [html, args, result] as const);
+        const view = shown.page.frameLocator('#vue');
+        await view.locator('ol.resultats').waitFor();
+        const badgeTexts = await view.locator('#titre-0 ~ ul.reperes > li').allTextContents();
+        // The latest year (2025) is confidential: no older figure shown as current.
+        expect(badgeTexts).to.include.members(['RGE', 'Comptes confidentiels', '2 dirigeants', 'Procédure collective publiée le 10/03/2026']);
+        expect(badgeTexts.some((b) => b.startsWith('CA '))).to.equal(false);
+        await expectRendered(shown.page, 'carte-entreprise-comptes', [view.locator('.repere-alerte'), view.locator('.repere-dirigeants')]);
+
+        const written = await newPage();
+        pages.push(written.page);
+        await written.page.setContent(cardDocument(officer));
+        await expectTitles(written.page, officer.results);
+        expect(await written.page.locator('.repere-comptes').allTextContents()).to.deep.equal(['CA 2024 : 1,2 M€ (+208,6 %)']);
+        expect(await written.page.locator('.repere-dirigeants, .repere-alerte').count()).to.equal(0);
+        for (const { errors, requests } of [shown, written]) {
+          expect(errors, 'erreurs de script').to.deep.equal([]);
+          expect(requests.filter((u) => /^(https?|wss?):/.test(u)), 'requêtes réseau').to.deep.equal([]);
         }
       } finally {
         for (const p of pages) await p.close();
