@@ -28,7 +28,7 @@ import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
 import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
-import { companyRecordPage, createPermalinkPages } from './http/permalinks.js';
+import { brandReportRecordPage, companyRecordPage, createPermalinkPages } from './http/permalinks.js';
 import { errorSummary, type Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { QuotaKeeper } from './access/quota-keeper.js';
@@ -156,7 +156,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })))
     .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })))
     .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })))
-    .get(/^\/rapports\/marque\/(\d{9})$/, recordPage('marque.rapport', (siren) => ({ siren })));
+    .get(/^\/rapports\/marque\/(\d{9})$/, recordPage('marque.rapport', (siren) => ({ siren }), brandReportRecordPage));
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -18,7 +18,7 @@ export type CompanyAwards = { read: true; records: AwardRecord[]; more: boolean 
 /** How many awards the page lists (the brand report has the rest). */
 export const PAGE_AWARDS = 10;
 
-const COMPANY_STYLE = `
+export const COMPANY_STYLE = `
   main.wide h1 { margin-bottom: .4rem; }
   section { margin-top: 1.8rem; }
   h3 { font-size: 1rem; margin: 1rem 0 .3rem; }
@@ -64,9 +64,9 @@ export function percent(value: number): string {
   return `${sign}${String(Math.abs(value)).replace('.', ',')} %`;
 }
 
-const frenchDate = (iso: string): string => iso.slice(0, 10).split('-').reverse().join('/');
+export const frenchDate = (iso: string): string => iso.slice(0, 10).split('-').reverse().join('/');
 const year = (iso: string): string => iso.slice(0, 4);
-const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n > 1 ? words : word}`;
+export const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n > 1 ? words : word}`;
 
 function definitions(rows: [string, string | null][]): string {
   return `<dl class="fiche">${rows.map(([term, html]) => `<dt>${escapeHtml(term)}</dt><dd>${html ?? '<span class="muted">non renseigné</span>'}</dd>`).join('')}</dl>`;
@@ -124,7 +124,7 @@ function officerItem(o: Officer): string {
   return `<li><strong>${escapeHtml(name)}</strong>, ${escapeHtml(o.qualite)}${born}</li>`;
 }
 
-function officersSection(f: CompanyRecord['fields']): string {
+export function officersSection(f: Pick<CompanyRecord['fields'], 'dirigeants'>): string {
   const body = f.dirigeants.length
     ? `<p>${plural(f.dirigeants.length, 'dirigeant en fonction', 'dirigeants en fonction')}, tels que le Registre national des entreprises les publie.</p><ul class="liste">${f.dirigeants.map(officerItem).join('')}</ul>`
     : '<p>Aucun dirigeant connu (registre non importé pour cette entreprise).</p>';
@@ -214,7 +214,7 @@ function accountsTable(years: readonly Year[]): string {
   return `<table class="comptes"><caption class="muted">Comptes annuels publiés, le plus récent exercice d’abord</caption><thead><tr><th scope="col">Exercice clos le</th><th scope="col" class="nombre">Chiffre d’affaires</th><th scope="col" class="nombre">Résultat net</th><th scope="col" class="nombre">Variation du chiffre d’affaires</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function financesSection(f: CompanyRecord['fields']): string {
+export function financesSection(f: Pick<CompanyRecord['fields'], 'capital_social_eur' | 'evolution_ca'>): string {
   const capital = f.capital_social_eur === null ? '<p>Capital social non connu (registre non importé, entreprise sans capital ou capital dans une autre devise).</p>' : `<p>Capital social : <strong>${escapeHtml(euros(f.capital_social_eur))}</strong>.</p>`;
   const accounts = f.evolution_ca.length
     ? `<h3>Chiffre d’affaires sur les exercices publiés</h3>${accountsChart(f.evolution_ca)}${accountsTable(f.evolution_ca)}<p class="muted">Montants tels que publiés (ratios financiers BCE/INPI), jamais corrigés ; des comptes déclarés confidentiels ne montrent aucun montant.</p>`
@@ -247,7 +247,7 @@ const FAMILIES: Record<Proceeding['famille'], string> = {
   retablissement_professionnel: 'Rétablissement professionnel',
 };
 
-function proceedingsSection(f: CompanyRecord['fields']): string {
+export function proceedingsSection(f: Pick<CompanyRecord['fields'], 'procedures_collectives'>): string {
   const items = f.procedures_collectives.map((p) => {
     const judgement = p.date_jugement ? ` (jugement du ${escapeHtml(frenchDate(p.date_jugement))})` : '';
     return `<li>Publiée le <strong>${escapeHtml(frenchDate(p.date_parution))}</strong> : ${escapeHtml(FAMILIES[p.famille] ?? p.famille)}${p.nature ? `, ${escapeHtml(p.nature)}` : ''}${judgement}${

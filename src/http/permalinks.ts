@@ -12,6 +12,7 @@ import { webSessionUser } from '../auth/store/web-sessions.js';
 import { asServiceError } from '../errors.js';
 import { noteCall } from './access-log.js';
 import { companyPage, PAGE_AWARDS, type AwardRecord, type CompanyAwards, type CompanyRecord } from './company-page.js';
+import { brandReportPage, type BrandReport } from './brand-report-page.js';
 
 /** A record as every `*.get` operation answers it. */
 export interface PageRecord {
@@ -42,6 +43,9 @@ export const companyRecordPage: RecordPageRenderer = async (record, read) => {
   }
   return companyPage(record as unknown as CompanyRecord, awards);
 };
+
+/** The brand report's printable page. */
+export const brandReportRecordPage: RecordPageRenderer = async (record) => brandReportPage(record as unknown as BrandReport);
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return '—';

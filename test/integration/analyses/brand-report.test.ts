@@ -113,7 +113,7 @@ describe('marque.rapport', function () {
     }
   });
 
-  it('prints the report on its permalink for a signed-in account, its lists as tables', async () => {
+  it('prints the report on its permalink for a signed-in account, as a readable page', async () => {
     const jar = new CookieJar();
     const next = `/rapports/marque/${LEON}`;
     const login = await follow(`${svc.url}/compte/connexion?suite=${encodeURIComponent(next)}`, jar);
@@ -123,9 +123,15 @@ describe('marque.rapport', function () {
     expect(page.res.status).to.equal(200);
     const html = await page.res.text();
     expect(html).to.include('Rapport de marque — Charpentes du Léon');
-    expect(html).to.include('<th>annee</th><th>nombre</th><th>montant total</th>');
-    expect(html).to.include('<td>2023</td><td>1</td><td>100000</td>');
+    expect(html).to.match(/<strong>4 marchés gagnés<\/strong> notifiés entre le 01\/04\/2021 et le 01\/09\/2025, pour <strong>200\s000 €<\/strong>/u);
+    expect(html).to.match(/<tr><td>2023<\/td><td class="nombre">1<\/td><td class="nombre">100\s000 €<\/td><\/tr>/u);
+    expect(html).to.include(`<a href="/acheteurs/${QUIMPER}">Commune de Quimper</a>`);
+    expect(html).to.include('<li>2023 à 2025 (3 années)</li>');
+    expect(html).to.match(/<td>452<\/td><td>29<\/td><td class="nombre">3<\/td><td class="nombre">5<\/td><td class="nombre">60 %<\/td>/);
     expect(html).to.include('Isolation des combles perdus');
+    expect(html).to.include('Aucun dirigeant connu').and.include('Aucun compte annuel publié connu').and.include(`href="/entreprises/${LEON}"`);
+    // No field name shown as a label.
+    expect(html).to.not.match(/marches_gagnes|montant_total|par_annee|rge_domaines/);
     expect(html).to.not.match(/02 98|@charpentes|toitures\.bzh/);
   });
 });
