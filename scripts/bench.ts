@@ -9,9 +9,9 @@
 // 5. The bid workspace (scripts/bench/workspace.ts): suivis.create at 20 connections, p50/p99.
 // 6. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
-//    default (about 20 minutes on the 2-core machine, plus ~6 minutes to generate the data
-//    set); skipped with `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps)
-//    the generated files. `--only=large` runs this part alone (parts 1 to 5 skipped).
+//    default (about 7 minutes on the quiet 2-core machine, 15 on a busy one, plus ~5.5
+//    minutes to generate the data set); skipped with `--no-large` or BENCH_LARGE=0;
+//    BENCH_DATA_DIR=DIR reuses (or keeps) the generated files. `--only=large` runs this part alone (parts 1 to 5 skipped).
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
