@@ -1,4 +1,4 @@
-// npm run bench [-- --no-large]: measures and prints figures and ratios (never asserted in tests).
+// npm run bench [-- --no-large | --only=large]: measures and prints figures and ratios (never asserted in tests).
 // 1. An admitted read call through REST with authentication and quota accounting, on
 //    SQLite, next to a bare node:http server answering the same JSON in the same run.
 // 2. Consultation files (scripts/bench/dce.ts): extraction rates, dce.read p99, memory of a
@@ -9,8 +9,9 @@
 // 5. The bid workspace (scripts/bench/workspace.ts): suivis.create at 20 connections, p50/p99.
 // 6. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
-//    default (about 6 minutes on the 2-core machine, data generation included); skipped with
-//    `--no-large` or BENCH_LARGE=0; BENCH_DATA_DIR=DIR reuses (or keeps) the generated files.
+//    default (about 7 minutes on the quiet 2-core machine, 15 on a busy one, plus ~5.5
+//    minutes to generate the data set); skipped with `--no-large` or BENCH_LARGE=0;
+//    BENCH_DATA_DIR=DIR reuses (or keeps) the generated files. `--only=large` runs this part alone (parts 1 to 5 skipped).
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
@@ -22,12 +23,17 @@ import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
-const unknown = args.filter((a) => a !== '--large' && a !== '--no-large');
+const unknown = args.filter((a) => a !== '--large' && a !== '--no-large' && a !== '--only=large');
 if (unknown.length) {
-  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large).`);
+  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large, --only=large).`);
   process.exit(2);
 }
-const large = args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0';
+const onlyLarge = args.includes('--only=large');
+if (onlyLarge && args.includes('--no-large')) {
+  console.error('Erreur : --only=large et --no-large sont incompatibles.');
+  process.exit(2);
+}
+const large = onlyLarge || (args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0');
 
 async function admittedCall(): Promise<void> {
   const { databaseUrl, remove } = await benchDatabase('bench-');
@@ -66,10 +72,13 @@ async function admittedCall(): Promise<void> {
 }
 
 console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
-await admittedCall();
-await benchDce();
-await benchEvents();
-await benchRobot();
-await benchWorkspace();
+if (onlyLarge) console.log('(parties 1 à 5 non mesurées : --only=large)');
+else {
+  await admittedCall();
+  await benchDce();
+  await benchEvents();
+  await benchRobot();
+  await benchWorkspace();
+}
 if (large) await benchLargeSet();
 else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');
