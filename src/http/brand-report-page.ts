@@ -3,7 +3,8 @@
 // company's page. Pure presentation: no call, no clock; every value from the data is escaped.
 import type { components } from '../../generated/openapi-types.js';
 import { escapeHtml, page } from '../auth/pages.js';
-import { COMPANY_STYLE, euros, financesSection, frenchDate, officersSection, plural, proceedingsSection } from './company-page.js';
+import { euros } from '../platform/french-numbers.js';
+import { COMPANY_STYLE, financesSection, frenchDate, officersSection, plural, proceedingsSection } from './company-page.js';
 
 export type BrandReport = components['schemas']['BrandReport'];
 type Fields = BrandReport['fields'];

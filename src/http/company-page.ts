@@ -4,6 +4,7 @@
 // SVG (no script, no external resource) so the page works under a strict CSP.
 import type { components } from '../../generated/openapi-types.js';
 import { escapeHtml, page } from '../auth/pages.js';
+import { euros } from '../platform/french-numbers.js';
 
 type Schemas = components['schemas'];
 export type CompanyRecord = Schemas['CompanyRecord'];
@@ -42,10 +43,6 @@ export const COMPANY_STYLE = `
 `;
 
 
-/** « 1 234 567 € », as published (no rounding beyond the euro); the same text as the record's summary. */
-export function euros(amount: number): string {
-  return `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(amount)} €`;
-}
 
 /** A compact amount for the chart's axis (« 1,5 M€ », « 80 k€ »). */
 function compactEuros(amount: number): string {

@@ -1,6 +1,7 @@
 // Analyses of the imported public data: the market-brand report of a company (awards it
 // won, by year, buyer, CPV group, department; win streaks; its share of its markets; RGE),
 // who wins a market (competitors) and the distribution of awarded amounts (reference prices).
+import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { parisDay } from '../../platform/paris-time.js';
 import { companyBySiren } from '../companies/store.js';
@@ -32,7 +33,6 @@ const REPORT_META = {
     'BODACC, procédures collectives (DILA)',
   ],
 };
-const euros = (n: number) => `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n)} €`;
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
 
 export function analysisActions({ db, publicUrl, now }: Services): AnalysisActions {

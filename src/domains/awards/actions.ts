@@ -1,5 +1,6 @@
 // Awarded contracts (DECP) and public buyers: searches, one award, a buyer's profile by
 // year. `url` is the service's own permalink.
+import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { awardsByKeys, buyerById, searchAwards, searchBuyers, type AwardView, type BuyerView } from './store.js';
 import { departementsOf } from '../reference/lists.js';
@@ -15,7 +16,6 @@ type BuyerRecord = OperationResults['acheteurs.get']['results'][number];
 const AWARD_META = { sources: ['Données essentielles de la commande publique (DECP)'], profondeur_max: MAX_SEARCH_DEPTH };
 const BUYER_META = { sources: ['BOAMP (DILA)', 'Données essentielles de la commande publique (DECP)'], profondeur_max: MAX_SEARCH_DEPTH };
 
-const euros = (n: number) => `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n)} €`;
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
 export function awardRecord(a: AwardView, publicUrl: string): AwardRecord {

@@ -1,5 +1,6 @@
 // The company directory: a company's or an establishment's record, and searches. Public
 // data without contact details; `url` is the service's own permalink.
+import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
 import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
@@ -44,18 +45,6 @@ function proceedingFields(p: ProceedingView, publicUrl: string): Proceeding {
     tribunal: p.tribunal,
     url: `${publicUrl}/bodacc/${encodeURIComponent(p.id)}`,
   };
-}
-
-/**
- * One formatter for every amount: building an Intl.NumberFormat costs ~20–80 µs (ICU), and
- * each record with accounts formats its turnover (the #18 bench's profile of entreprises.get:
- * 5 % of the service's CPU went to building formatters).
- */
-const EUROS = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
-
-/** An amount in euros as French text (« 1 234 567 € »). */
-export function euros(amount: number): string {
-  return `${EUROS.format(amount)} €`;
 }
 
 function frenchDate(iso: string): string {

@@ -1,5 +1,6 @@
 // Building permits (Sitadel): searches and one authorisation. `url` is the service's own
 // permalink; `demandeur_url` the company's, when the applicant is in the directory.
+import { wholeNumberFr } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { permitsByIds, permitsByNumber, searchPermits, type PermitView } from './store.js';
 import { normalisePermitNumber } from './import-sitadel.js';
@@ -16,7 +17,7 @@ type PermitRecord = OperationResults['permis.get']['results'][number];
 const META = { sources: ['Sitadel : listes des permis de construire et autres autorisations d’urbanisme (SDES)'], profondeur_max: MAX_SEARCH_DEPTH };
 
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
-const m2 = (n: number) => `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n)} m²`;
+const m2 = (n: number) => `${wholeNumberFr(n)} m²`;
 
 function summary(p: PermitView): string {
   const state = STATE_LABELS[p.etat];

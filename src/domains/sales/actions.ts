@@ -1,6 +1,7 @@
 // Property sales (DVF): searches by filters, and statistics per commune and kind of sale.
 // `url` is the service's own permalink (`/ventes/<id_mutation>`, served by ventes.search
 // with the `id_mutation` filter).
+import { euros, wholeNumberFr as numberFr } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { InvalidArgumentsError } from '../../errors.js';
 import { departementsOf } from '../reference/lists.js';
@@ -22,8 +23,6 @@ const MAX_GROUPS = 500;
 /** The natures the statistics count by default: sales; an exchange, an expropriation or an auction is no market price. */
 const MARKET_NATURES = ['Vente', "Vente en l'état futur d'achèvement", 'Vente terrain à bâtir'];
 
-const numberFr = (n: number) => new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(n);
-const euros = (n: number) => `${numberFr(n)} €`;
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
 const KIND_WORDS: Record<string, [string, string]> = {
