@@ -22,6 +22,11 @@ export interface Config {
   /** The alert robot runs inside the service (`ROBOT=off` turns it off: tests, a second process that must not tick). */
   robot: boolean;
   /**
+   * The hourly sweep of expired sign-in and OAuth rows (tokens, codes, sessions, old sign-in
+   * failures); `EXPIRED_ROWS_SWEEP=off` turns it off (tests, whose clocks are not the wall clock).
+   */
+  expiredRowsSweep: boolean;
+  /**
    * E-mail sends: the SMTP server (`SMTP_URL`, e.g. `smtps://user:pass@smtp.example:465`);
    * without it messages stay in the outbox and no delivery worker runs.
    */
@@ -84,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dceStoreUrl: env.DCE_STORE_URL || undefined,
     dceStoreDir: defaultStoreDir(env.DATABASE_URL ?? 'sqlite:./data/service.sqlite'),
     robot: !['off', '0', 'false', 'non'].includes((env.ROBOT ?? 'on').trim().toLowerCase()),
+    expiredRowsSweep: !['off', '0', 'false', 'non'].includes((env.EXPIRED_ROWS_SWEEP ?? 'on').trim().toLowerCase()),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: mailFrom(env.MAIL_FROM),
     mailTiming: { ...DEFAULT_MAIL_TIMING },

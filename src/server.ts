@@ -7,7 +7,9 @@ import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer
 import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, errorSummary, type Logger } from './log.js';
+import { startPeriodicTask, type PeriodicTask } from './platform/periodic-task.js';
+import { purgeExpiredAuthRows } from './auth/store/expired-rows.js';
 import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
 import { startRobotScheduler, type RobotScheduler } from './domains/robot/scheduler.js';
 import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
@@ -35,6 +37,9 @@ export interface RunningService {
   mailer: DeliveryWorker | null;
   stop: () => Promise<void>;
 }
+
+/** How often expired sign-in and OAuth rows are swept. */
+const EXPIRED_ROWS_SWEEP_MS = 60 * 60 * 1000;
 
 export async function startService(
   config: Config,
@@ -78,6 +83,18 @@ export async function startService(
   // queries are short: the service's connection serves them.
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
   const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
+  // Expired sign-in and OAuth rows: every hour, the first a minute after the start (its own work done).
+  const sweep: PeriodicTask | null = config.expiredRowsSweep
+    ? startPeriodicTask({
+        firstAfterMs: 60_000,
+        everyMs: EXPIRED_ROWS_SWEEP_MS,
+        run: async () => {
+          const purged = await retryWhileBusy(() => purgeExpiredAuthRows(control, new Date()), 60_000);
+          if (purged.oauth + purged.webSessions + purged.loginFailures) logger.info({ purged }, 'lignes expirées purgées');
+        },
+        onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge des lignes expirées : reprise à la prochaine heure'),
+      })
+    : null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Connections that finish their call become idle and are closed at once, rather than
@@ -90,6 +107,7 @@ export async function startService(
       });
       server.closeIdleConnections();
     })
+      .then(() => sweep?.stop())
       .then(() => robot?.stop())
       .then(() => mailer?.stop())
       .then(() => robotDb?.destroy())

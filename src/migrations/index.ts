@@ -25,6 +25,7 @@ import * as responseFiles from './0020-response-files.js';
 import * as emails from './0021-emails.js';
 import * as companyRecords from './0022-company-records.js';
 import * as emailAttachments from './0023-email-attachments.js';
+import * as expiryIndexes from './0024-expiry-indexes.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0021-emails': emails,
   '0022-company-records': companyRecords,
   '0023-email-attachments': emailAttachments,
+  '0024-expiry-indexes': expiryIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -126,6 +126,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     dceStoreDir: join(tmpdir(), `dce-objects-${randomBytes(6).toString('hex')}`),
     // Test services do not tick: the robot's tests run it on a fixed clock.
     robot: false,
+    // Nor sweep: their clocks are not the wall clock (the sweep has tests of its own).
+    expiredRowsSweep: false,
     // No SMTP server: sends stay in the outbox and no delivery worker runs (the e-mail tests give one).
     smtpUrl: undefined,
     mailFrom: 'ne-pas-repondre@service.test',

@@ -9,8 +9,9 @@ import type { Database } from '../../platform/db/database.js';
 const FREE_FAILURES = { email: 5, ip: 20 };
 const FIRST_WAIT_SECONDS = 30;
 const MAX_WAIT_SECONDS = 15 * 60;
-/** Failures older than this are forgotten. */
-const WINDOW_SECONDS = 30 * 60;
+/** Failures older than this are forgotten (and purged with the other expired rows). */
+export const LOGIN_FAILURE_WINDOW_SECONDS = 30 * 60;
+const WINDOW_SECONDS = LOGIN_FAILURE_WINDOW_SECONDS;
 
 export function waitSeconds(key: string, count: number): number {
   const free = key.startsWith('ip:') ? FREE_FAILURES.ip : FREE_FAILURES.email;
