@@ -11,7 +11,6 @@ const FIRST_WAIT_SECONDS = 30;
 const MAX_WAIT_SECONDS = 15 * 60;
 /** Failures older than this are forgotten (and purged with the other expired rows). */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 30 * 60;
-const WINDOW_SECONDS = LOGIN_FAILURE_WINDOW_SECONDS;
 
 export function waitSeconds(key: string, count: number): number {
   const free = key.startsWith('ip:') ? FREE_FAILURES.ip : FREE_FAILURES.email;
@@ -26,7 +25,7 @@ export async function loginDelay(db: Database, keys: string[], now: Date): Promi
   let wait = 0;
   for (const r of rows) {
     const last = Number(r.last_at);
-    if (nowSec - last > WINDOW_SECONDS) continue;
+    if (nowSec - last > LOGIN_FAILURE_WINDOW_SECONDS) continue;
     wait = Math.max(wait, last + waitSeconds(r.key as string, Number(r.count)) - nowSec);
   }
   return Math.max(0, wait);
@@ -37,7 +36,7 @@ export async function recordLoginFailure(db: Database, keys: string[], now: Date
   await db.transaction(async (trx) => {
     for (const key of keys) {
       const row = await trx('login_failures').where({ key }).first('count', 'last_at');
-      const count = row && nowSec - Number(row.last_at) <= WINDOW_SECONDS ? Number(row.count) + 1 : 1;
+      const count = row && nowSec - Number(row.last_at) <= LOGIN_FAILURE_WINDOW_SECONDS ? Number(row.count) + 1 : 1;
       await trx('login_failures').insert({ key, count, last_at: nowSec }).onConflict('key').merge();
     }
   });
