@@ -199,6 +199,8 @@ describe('e-mail delivery after a crash', function () {
       await until(async () => smtp.received.length === 2);
       const subjects = smtp.received.map((m) => m.parsed.subject).sort();
       expect(subjects).to.deep.equal(['Enregistré', 'Tenu']);
+      // The server's accept comes before the worker records it: wait for both records.
+      await until(async () => (await stateOf(second, held.id)).state === 'envoye' && (await stateOf(second, recorded.id)).state === 'envoye');
       const heldRow = await stateOf(second, held.id);
       expect([heldRow.state, heldRow.attempts]).to.deep.equal(['envoye', 2]);
       // The caller retries the first call (same key): nothing more is sent.
