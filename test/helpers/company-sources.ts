@@ -51,9 +51,8 @@ export function ratiosCsv(rows: { siren: string; cloture: string; ca: string; re
   return `\uFEFF${RATIOS_HEADER}\n${rows.map((r) => `${r.siren};${r.cloture};${r.ca};;;;${r.resultat};;;;;;;;;;;;;;;S;${r.confidentiel ? 'Confidentiel' : 'Public'}`).join('\n')}\n`;
 }
 
-/** A BODACC collective-proceeding announcement (Opendatasoft record) about a company. */
-export function bodaccProceeding(id: string, o: { siren: string; denomination: string; dateparution: string; nature: string; date: string }): Record<string, unknown> {
-  const spaced = `${o.siren.slice(0, 3)} ${o.siren.slice(3, 6)} ${o.siren.slice(6)}`;
+/** A BODACC announcement (Opendatasoft record) of the Brest registry: the fields every kind shares, then `fields`. */
+export function bodaccRecord(id: string, fields: Record<string, unknown>): Record<string, unknown> {
   return {
     id,
     publicationavis: id[0],
@@ -69,11 +68,20 @@ export function bodaccProceeding(id: string, o: { siren: string; denomination: s
     ville: 'Landerneau',
     cp: '29800',
     listeetablissements: null,
+    jugement: null,
     acte: null,
     modificationsgenerales: null,
     radiationaurcs: null,
     depot: null,
     url_complete: `https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:${id}`,
+    ...fields,
+  };
+}
+
+/** A BODACC collective-proceeding announcement (Opendatasoft record) about a company. */
+export function bodaccProceeding(id: string, o: { siren: string; denomination: string; dateparution: string; nature: string; date: string }): Record<string, unknown> {
+  const spaced = `${o.siren.slice(0, 3)} ${o.siren.slice(3, 6)} ${o.siren.slice(6)}`;
+  return bodaccRecord(id, {
     dateparution: o.dateparution,
     familleavis: 'collective',
     familleavis_lib: 'Procédures collectives',
@@ -83,7 +91,7 @@ export function bodaccProceeding(id: string, o: { siren: string; denomination: s
       personne: { typePersonne: 'pm', numeroImmatriculation: { numeroIdentification: spaced, codeRCS: 'RCS', nomGreffeImmat: 'Brest' }, denomination: o.denomination, formeJuridique: 'Société à responsabilité limitée' },
     }),
     jugement: JSON.stringify({ type: 'initial', famille: "Jugement d'ouverture", nature: o.nature, date: o.date }),
-  };
+  });
 }
 
 /** A DECP award (consolidated JSON, `marches` element) won by the given SIRETs. */

@@ -9,6 +9,7 @@ import { IMPORTERS } from '../../../src/domains/importers.js';
 import { UNREADABLE_NOTE } from '../../../src/domains/announcements/import-bodacc.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { bodaccRecord } from '../../helpers/company-sources.js';
 
 const LEON = '732829320';
 const ARMOR = '383474814';
@@ -31,32 +32,9 @@ const pm = (siren: string, denomination: string, activite: string) =>
     },
   });
 
-const base = (id: string, o: Record<string, unknown>) => ({
-  id,
-  publicationavis: id[0],
-  parution: id.slice(1, 9),
-  numeroannonce: Number(id.slice(9)),
-  typeavis: 'annonce',
-  typeavis_lib: 'Avis initial',
-  numerodepartement: '29',
-  departement_nom_officiel: 'Finistère',
-  region_code: 53,
-  region_nom_officiel: 'Bretagne',
-  tribunal: 'Greffe du Tribunal de Commerce de Brest',
-  ville: 'Landerneau',
-  cp: '29800',
-  listeetablissements: null,
-  jugement: null,
-  acte: null,
-  modificationsgenerales: null,
-  radiationaurcs: null,
-  depot: null,
-  url_complete: `https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:${id}`,
-  ...o,
-});
 
 const RECORDS = [
-  base('A202600471001', {
+  bodaccRecord('A202600471001', {
     dateparution: '2026-03-10',
     familleavis: 'collective',
     familleavis_lib: 'Procédures collectives',
@@ -71,7 +49,7 @@ const RECORDS = [
       complementJugement: 'désignant mandataire judiciaire SELARL Athéna, 39 rue de Siam, 29200 Brest, créances sur https://www.creditors-services.com ou au 02 98 00 00 00',
     }),
   }),
-  base('A202601261002', {
+  bodaccRecord('A202601261002', {
     dateparution: '2026-07-02',
     familleavis: 'collective',
     familleavis_lib: 'Procédures collectives',
@@ -80,7 +58,7 @@ const RECORDS = [
     listepersonnes: pm(LEON, 'Charpentes du Léon', 'Charpente, couverture, zinguerie'),
     jugement: JSON.stringify({ type: 'initial', famille: 'Jugement prononçant', nature: 'Jugement de conversion en liquidation judiciaire', date: '24 juin 2026' }),
   }),
-  base('A202600901003', {
+  bodaccRecord('A202600901003', {
     dateparution: '2026-05-05',
     familleavis: 'vente',
     familleavis_lib: 'Ventes et cessions',
@@ -95,7 +73,7 @@ const RECORDS = [
     listeetablissements: JSON.stringify({ etablissement: { origineFonds: 'Fonds acquis par achat au prix stipulé de 85000 EUR', activite: 'Électricité générale' } }),
     acte: JSON.stringify({ vente: { categorieVente: "Achat d'un fonds par une personne morale", dateEffet: '1er avril 2026' } }),
   }),
-  base('A202600521004', {
+  bodaccRecord('A202600521004', {
     dateparution: '2026-03-17',
     familleavis: 'creation',
     familleavis_lib: 'Créations',
@@ -118,7 +96,7 @@ const RECORDS = [
     listeetablissements: JSON.stringify({ etablissement: { origineFonds: 'Création', activite: 'Plomberie, chauffage ; devis au 06 12 34 56 78 ou plomberie.port@exemple.fr' } }),
     acte: JSON.stringify({ creation: { categorieCreation: "Immatriculation d'une personne physique suite à création d'un établissement principal" }, dateCommencementActivite: '2026-03-01' }),
   }),
-  base('C202601051005', {
+  bodaccRecord('C202601051005', {
     dateparution: '2026-06-01',
     familleavis: 'dpc',
     familleavis_lib: 'Dépôts des comptes',
@@ -128,7 +106,7 @@ const RECORDS = [
     registre: [ARMOR, '383 474 814'],
     depot: JSON.stringify({ dateCloture: '2025-12-31', typeDepot: 'Comptes annuels et rapports' }),
   }),
-  base('A202502111006', {
+  bodaccRecord('A202502111006', {
     dateparution: '2025-11-04',
     familleavis: 'conciliation',
     familleavis_lib: 'Procédures de conciliation',
@@ -139,7 +117,7 @@ const RECORDS = [
     jugement: JSON.stringify({ famille: 'Jugement prononçant', nature: "Jugement d'ouverture d'une procédure de conciliation", date: '2025-10-28' }),
   }),
   // The jugement string is cut: the announcement is kept without it, and noted.
-  base('A202600611007', {
+  bodaccRecord('A202600611007', {
     dateparution: '2026-03-31',
     familleavis: 'collective',
     familleavis_lib: 'Procédures collectives',
@@ -148,7 +126,7 @@ const RECORDS = [
     jugement: '{"famille": "Jugement d\'ouverture", "nature": "Jugement d\'ouv',
   }),
   // No date of publication: skipped with its reason.
-  base('A202600611008', { dateparution: null, familleavis: 'radiation', commercant: 'SANS DATE', registre: ['801234567'] }),
+  bodaccRecord('A202600611008', { dateparution: null, familleavis: 'radiation', commercant: 'SANS DATE', registre: ['801234567'] }),
 ];
 
 describe('legal announcements (BODACC)', function () {
