@@ -132,6 +132,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     smtpUrl: undefined,
     mailFrom: 'ne-pas-repondre@service.test',
     mailTiming: { ...DEFAULT_MAIL_TIMING },
+    sync: { enabled: false, sources: null, settings: {}, leaseMs: 120_000 },
     // Tests never reach real DNS: an empty zone unless a test gives its own.
     emailDnsResolver: {
       resolveTxt: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),

@@ -1,0 +1,14 @@
+// The publishers' connectors, each declared with the domain it feeds (next to that domain's
+// importer); the synchronisation engine (src/sync/) runs them. `mairie`, `reseaux_sociaux`,
+// `contact` and `dce` have no national publisher: they keep their importers only.
+import type { Connector } from '../sync/connector.js';
+import { boampConnector } from './notices/sync-boamp.js';
+
+export const CONNECTORS: readonly Connector[] = [boampConnector];
+
+/** The alert sources fed by no publisher: their records come by import only. */
+export const MANUAL_SOURCES = ['mairie', 'reseaux_sociaux', 'contact', 'dce'] as const;
+
+export function connectorNamed(name: string): Connector | undefined {
+  return CONNECTORS.find((c) => c.name === name);
+}
