@@ -24,7 +24,9 @@ export interface paths {
          *     `departement` est sans effet sur `attribution` ; sur `dce` il ne retient que les
          *     dossiers rattachés à un avis localisé ; `montant_min` ne vaut que pour
          *     `attribution` ; `dvf` et `attribution` exigent des départements suivis
-         *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes. Une organisation
+         *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes ; une source
+         *     surveillée sans donnée, ou que la synchronisation du service tient en retard, en échec
+         *     ou désactivée (voir `referentiel_sources`), est signalée. Une organisation
          *     a au plus 200 alertes. Le robot signale ce qui est entré dans le service depuis la
          *     dernière évaluation de l'alerte (fenêtre close une heure avant son passage, pour ne
          *     rien manquer d'un import en cours), plus un rappel par avis signalé quand sa date
@@ -851,7 +853,9 @@ export interface paths {
          * @description Liste les dix sources qu'une alerte peut surveiller (`marche`, `dce`, `attribution`,
          *     `permis`, `reseaux_sociaux`, `mairie`, `bodacc`, `entreprise`, `contact`, `dvf`),
          *     ce que chacune surveille, si elle exige des départements suivis et si les termes
-         *     de recherche s'y appliquent.
+         *     de recherche s'y appliquent, ce que le service en détient et sa fraîcheur
+         *     (`synchronisation` : à jour, en retard, en échec, désactivée ou import manuel, avec
+         *     la dernière synchronisation réussie de chacun de ses producteurs).
          *
          *     Version du contrat : 3.0.0.
          */
@@ -3260,7 +3264,35 @@ export interface components {
                  */
                 derniere_entree: string | null;
             };
+            /** @description Fraîcheur de la source (lue au plus une fois par minute). Le service se tient à jour seul auprès des producteurs quand son exploitant active la synchronisation ; sinon, et pour les sources sans producteur national (`mairie`, `reseaux_sociaux`, `contact`, `dce`), les données viennent d'imports (`import manuel`). Une source alimentée par plusieurs producteurs (`entreprise` : SIRENE, RGE, RNE, ratios) prend l'état le moins bon de ceux qui sont synchronisés. */
+            synchronisation: {
+                etat: components["schemas"]["SyncState"];
+                /** @description Pourquoi la source n'est pas à jour (désactivée, en échec, en retard) ; null quand elle l'est. */
+                raison: string | null;
+                /**
+                 * Format: date-time
+                 * @description Plus ancienne des dernières synchronisations réussies de ses producteurs synchronisés (ISO 8601, heure de Paris) ; null : jamais.
+                 */
+                derniere_synchronisation: string | null;
+                /** @description Chaque producteur de la source et son état ; vide pour une source sans producteur national. */
+                connecteurs: {
+                    /** @description Nom du connecteur (`boamp`, `sirene`…), celui de `npm run sync -- --source`. */
+                    nom: string;
+                    libelle: string;
+                    etat: components["schemas"]["SyncState"];
+                    raison: string | null;
+                    /** Format: date-time */
+                    derniere_synchronisation: string | null;
+                    /** Format: date-time */
+                    dernier_echec: string | null;
+                }[];
+            };
         };
+        /**
+         * @description `à jour` : synchronisée à la cadence de son producteur ; `en retard` : pas de synchronisation réussie depuis plus que sa cadence ne le prévoit (ou jamais) ; `en échec` : la dernière synchronisation a échoué (raison donnée) ; `désactivée` : la synchronisation tourne mais pas pour ce producteur (identifiants absents, source écartée par l'exploitant) ; `import manuel` : les données ne viennent que d'imports.
+         * @enum {string}
+         */
+        SyncState: "à jour" | "en retard" | "en échec" | "désactivée" | "import manuel";
         Departement: {
             code: components["schemas"]["DepartementCode"];
             nom: string;

@@ -65,7 +65,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
   const email = { smtpConfigured: config.smtpUrl !== undefined, mailFrom: config.mailFrom, resolver: config.emailDnsResolver ?? systemResolver() };
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore };
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore, sync: config.sync };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.

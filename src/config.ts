@@ -2,6 +2,7 @@
 import { dirname, join } from 'node:path';
 import type { ClientMetadataTestTrust } from './auth/client-metadata-documents.js';
 import type { DnsResolver } from './domains/emails/dns-check.js';
+import type { HttpTiming } from './sync/http.js';
 
 export interface Config {
   port: number;
@@ -43,7 +44,14 @@ export interface Config {
    * (default: every source whose credentials are present); `settings` holds the publishers'
    * addresses (`BOAMP_API_URL`…) and credentials (`INSEE_API_KEY`, `INPI_USERNAME`, `INPI_PASSWORD`).
    */
-  sync: { enabled: boolean; sources: string[] | null; settings: Record<string, string | undefined>; leaseMs: number };
+  sync: {
+    enabled: boolean;
+    sources: string[] | null;
+    settings: Record<string, string | undefined>;
+    leaseMs: number;
+    /** Tests only (never read from the environment): shorter HTTP timeouts and pauses. */
+    timing?: Partial<HttpTiming>;
+  };
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }

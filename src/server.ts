@@ -91,7 +91,7 @@ export async function startService(
   const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
   // The synchronisation: a connection of its own (its page writes never queue the calls), as the robot's.
   const syncDb = config.sync.enabled ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
-  const sync: SyncScheduler | null = syncDb ? startSyncScheduler({ db: syncDb, connectors: CONNECTORS, plan: config.sync, logger, deps: { leaseMs: config.sync.leaseMs } }) : null;
+  const sync: SyncScheduler | null = syncDb ? startSyncScheduler({ db: syncDb, connectors: CONNECTORS, plan: config.sync, logger, deps: { leaseMs: config.sync.leaseMs, timing: config.sync.timing } }) : null;
   // Expired sign-in and OAuth rows: every hour, the first a minute after the start (its own work done).
   const sweep: PeriodicTask | null = config.expiredRowsSweep
     ? startPeriodicTask({
