@@ -81,7 +81,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
-  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured });
+  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured, sync: config.sync });
   const interactions = createInteractionPages(auth, control, now);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
   const dceDownload = dceDownloads({ db, store: dceStore, key: dceLinkKey, now });
@@ -114,6 +114,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .post('/compte/connexion', accountPages.signIn)
     .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
     .get('/compte/courriels', accountPages.emails)
+    .get('/compte/sources', accountPages.sources)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
     .get('/compte/abonnement', accountPages.plan)

@@ -48,6 +48,8 @@ export interface ReplayServer {
   requests: ReplayRequest[];
   /** Arms a fault for the next `times` requests that match. */
   inject: (match: (req: ReplayRequest) => boolean, fault: Fault, times?: number) => void;
+  /** Disarms every fault still armed. */
+  clearFaults: () => void;
   close: () => Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startReplayServer(handler: ReplayHandler): Promise<ReplayS
     url: `http://127.0.0.1:${port}`,
     requests,
     inject: (match, fault, times = 1) => faults.push({ match, fault, times }),
+    clearFaults: () => void faults.splice(0),
     close: async () => {
       for (const res of stalled) res.destroy();
       server.closeAllConnections();

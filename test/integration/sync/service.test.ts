@@ -1,4 +1,4 @@
-// The synchronisation inside the service (SYNC=on): what it brings is searchable and reported by the robot, referentiel_sources says each source's freshness the same on REST and MCP, and an alert on a failing or late source says so.
+// The synchronisation inside the service (SYNC=on): what it brings is searchable and reported by the robot, referentiel_sources says each source's freshness the same on REST and MCP, an alert on a failing or late source says so, and the administrators' page /compte/sources shows each connector's state.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { runRobotSlot } from '../../../src/domains/robot/run.js';
@@ -8,6 +8,7 @@ import { parisDay } from '../../../src/platform/paris-time.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { mcpClient } from '../../helpers/mcp.js';
 import { FAST_TIMING } from '../../helpers/sync-harness.js';
+import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { odsHandler, startReplayServer, type OdsDataset, type ReplayServer } from '../../helpers/replay-server.js';
 
 const REAL = JSON.parse(readFileSync(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url), 'utf8')) as { results: Record<string, unknown>[] };
@@ -80,7 +81,34 @@ describe('sync: inside the service', function () {
       const sources = await svc.rest('referentiels.sources', {});
       expect(sourceOf(sources.json.items, 'marche').synchronisation.etat).to.equal('en échec');
     } finally {
-      replay.inject(() => true, { kind: 'status', status: 200 }, 0);
+      replay.clearFaults();
     }
+  });
+
+  it('the administrators\' page /compte/sources shows each connector with its state and its publisher\'s answer; a member is refused, a visitor sent to sign in', async () => {
+    replay.inject(() => true, { kind: 'status', status: 502 }, 1000);
+    try {
+      svc = await start();
+      await svc.sync?.runNow('boamp');
+    } finally {
+      replay.clearFaults();
+    }
+    const signIn = async (account: { email: string; password: string }) => {
+      const jar = new CookieJar();
+      const login = await follow(`${svc.url}/compte/connexion`, jar);
+      const { action, fields } = formFields(await login.res.text());
+      const form = new URLSearchParams({ ...fields, email: account.email, password: account.password });
+      await follow(new URL(action, login.url).toString(), jar, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+      return follow(`${svc.url}/compte/sources`, jar);
+    };
+    const admin = await signIn(svc.account);
+    expect(admin.res.status).to.equal(200);
+    const html = await admin.res.text();
+    expect(html).to.contain('<strong>boamp</strong>').and.contain('<strong>en échec</strong>').and.contain('HTTP 502').and.contain('SYNC=on');
+    expect(html).to.not.contain(replay.url.replace('http://', '') + '/api');
+    const member = await svc.createAccount({ role: 'membre' });
+    expect((await signIn(member)).res.status).to.equal(403);
+    const visitor = await fetch(`${svc.url}/compte/sources`, { redirect: 'manual' });
+    expect(visitor.status).to.equal(303);
   });
 });
