@@ -2369,7 +2369,14 @@ export interface components {
             /** @description Acheteur, montant, date et titulaires en une phrase. */
             resume: string;
             fields: {
+                /** @description Identifiant du marché dans sa source (DECP ; pour un avis d'attribution, idweb et lot). */
                 id_decp: string;
+                /**
+                 * @description `decp` les données essentielles du marché ; `boamp` les résultats d'un avis d'attribution (publiés des mois avant les DECP).
+                 * @enum {string}
+                 */
+                source: "decp" | "boamp";
+                /** @description Nom de l'acheteur tel que publié, sinon celui de l'annuaire (SIRENE) pour son SIRET. */
                 acheteur: string | null;
                 acheteur_id: string | null;
                 objet: string | null;
@@ -2378,16 +2385,46 @@ export interface components {
                 nature: string | null;
                 lieu_code: string | null;
                 departement: string | null;
-                /** @description En euros hors taxes. */
+                /** @description Montant en vigueur en euros hors taxes, après les modifications (avenants). 0 veut dire non publié (accords-cadres sans maximum) : voir `montant_libelle`. */
                 montant: number | null;
+                /** @description Faux quand le montant est absent ou publié à 0 (non publié). */
+                montant_publie: boolean;
+                /** @description Le montant en toutes lettres (« 125 000 € »), ou « montant non publié » pour un montant de 0. */
+                montant_libelle: string | null;
+                /** @description Montant notifié avant toute modification. */
+                montant_initial: number | null;
                 /** @description AAAA-MM-JJ. */
                 date_notification: string | null;
+                /** @description Durée en vigueur */
                 duree_mois: number | null;
+                duree_mois_initiale: number | null;
                 forme_prix: string | null;
+                /** @description Les titulaires en vigueur. Un titulaire dont l'identifiant n'est pas un SIRET valide est gardé tel que publié (`siret` et `siren` null, `identifiant` et `type_identifiant` comme la source les donne). */
                 titulaires: {
-                    siret: string;
-                    siren: string;
+                    siret: string | null;
+                    siren: string | null;
+                    /** @description Telle que publiée, sinon celle de l'annuaire (SIRENE). */
                     denomination: string | null;
+                    /** @description Identifiant tel que publié. */
+                    identifiant: string | null;
+                    /** @description SIRET, SIREN, TVA, HORS-UE… tel que publié. */
+                    type_identifiant: string | null;
+                }[];
+                /** @description Historique des modifications (avenants), de la plus ancienne à la plus récente. */
+                modifications: {
+                    id: string | null;
+                    /** @description AAAA-MM-JJ. */
+                    date: string | null;
+                    objet: string | null;
+                    /** @description Nouveau montant fixé par la modification. */
+                    montant: number | null;
+                    /** @description Nouvelle durée fixée par la modification. */
+                    duree_mois: number | null;
+                    /** @description Nouveaux titulaires, quand la modification en nomme. */
+                    titulaires: {
+                        identifiant: string | null;
+                        denomination: string | null;
+                    }[] | null;
                 }[];
                 /** @description Lien permanent du service. */
                 url: string;
@@ -2763,7 +2800,33 @@ export interface components {
                 procedure: string | null;
                 /** @description Code CPV principal (45261000-4). */
                 cpv: string | null;
+                /** @description Codes CPV de l'avis, le principal d'abord, puis les complémentaires et ceux des lots (formulaires eForms, MAPA et FNSimple). */
                 cpv_codes: string[];
+                /** @description SIRET de l'acheteur quand l'avis le donne (identifiant de l'organisation acheteuse des avis eForms). */
+                acheteur_siret: string | null;
+                /** @description Valeur estimée hors taxes en euros */
+                valeur_estimee: number | null;
+                /** @description Les lots de l'avis (un lot publié seul compte aussi). */
+                lots: {
+                    /** @description Numéro ou identifiant du lot (LOT-0001 dans les avis eForms). */
+                    numero: string;
+                    titre: string | null;
+                    cpv_codes: string[];
+                    valeur_estimee: number | null;
+                }[];
+                /** @description L'avis est annulé (son état, ou un avis d'annulation qui le cite). */
+                annule: boolean;
+                /** @description Les avis antérieurs que cet avis rectifie ou annule (`annonce_lie`). */
+                annonces_liees: string[];
+                /** @description Le dernier changement apporté par un avis ultérieur de la même procédure (rectificatif, annulation), null s'il n'y en a pas. */
+                modification: {
+                    /** @description Quand le service l'a appris (ISO 8601, heure de Paris). */
+                    le: string;
+                    /** @description L'idweb de l'avis rectificatif ou d'annulation. */
+                    par: string | null;
+                    /** @description Ce qu'il change (« date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … »). */
+                    libelle: string | null;
+                } | null;
                 /** @description Lien permanent du service vers cet avis. */
                 url: string;
             };
