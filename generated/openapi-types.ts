@@ -2884,8 +2884,13 @@ export interface components {
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
-                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
+                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). Vrai pour une entreprise connue du seul registre (RNE) qui donne sa dénomination (voir `source_identite`). */
                 raison_sociale_connue: boolean;
+                /**
+                 * @description D'où vient l'identité de la fiche : `sirene` l'unité légale du stock SIRENE ; `sirene_etablissements` ses seuls établissements (unité pas encore importée) ; `rne` le registre national des entreprises (INPI), pour une entreprise absente du stock SIRENE importé : dénomination, forme juridique, code APE, code postal et commune du siège d'une personne morale (jamais l'adresse d'une personne physique).
+                 * @enum {string}
+                 */
+                source_identite: "sirene" | "sirene_etablissements" | "rne";
                 rge_domaines: string[];
                 /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
                 procedures_collectives: components["schemas"]["CollectiveProceeding"][];
