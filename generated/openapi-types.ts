@@ -2051,8 +2051,10 @@ export interface components {
                 date_limite_modifiee: boolean;
                 /** @description L'avis a été annulé. */
                 annule: boolean;
-                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, ANNULATION…). */
+                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, AVIS_ANNULE…). */
                 etat: string | null;
+                /** @description Ce qu'un avis ultérieur de la même procédure (rectificatif, annulation, `annonce_lie`) a changé à l'avis : « date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … » ; null sinon. */
+                modification: string | null;
             } | null;
             /** @description À renvoyer dans suivis.update : une version périmée est refusée (409). */
             version: number;
@@ -2193,13 +2195,16 @@ export interface components {
          * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
          *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
          *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `avis_modifie` un avis déjà signalé par l'alerte a été rectifié (date limite
+         *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis ;
+         *     la fiche dit le changement dans `fields.modification`) ;
          *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
          *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
          *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
          *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
          * @enum {string}
          */
-        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "avis_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
         /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
         EventCheckpoint: string;
         /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
