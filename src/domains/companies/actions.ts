@@ -133,7 +133,7 @@ export function companyRecord(
   const created = (fromEstablishment ? e?.date_creation : c?.date_creation) ?? null;
   const domaines = [...new Set(rge.map((r) => r.domaine))].sort();
   const ends = rge.map((r) => r.date_fin).filter((d): d is string => !!d).sort();
-  const siren = c?.siren ?? e?.siren ?? '';
+  const siren = c?.siren ?? e?.siren ?? g?.siren ?? '';
   const id = asEstablishment && e ? e.siret : siren;
   const fields: CompanyRecord['fields'] = {
     adresse: e?.adresse ?? null,
@@ -186,7 +186,7 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         throw new InvalidArgumentsError(`L'argument « siret » (${args.siret}) n'appartient pas au SIREN ${args.siren}.`);
       const today = parisDay(now());
       const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
-      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? null) : null;
+      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? null) : null;
       const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
       const details = siren ? ((await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS) : NO_DETAILS;
       const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings, details)] : [];
