@@ -28,8 +28,6 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x
 
 /** An award notice (nature ATTRIBUTION, or an eForms contract award notice). */
 const isAwardNotice = (record: Raw, details: NoticeDetails) => /ATTRIBUTION/i.test(`${str(record.nature) ?? ''} ${str(record.nature_categorise) ?? ''}`) || details.form === 'ContractAwardNotice';
-/** A cancellation: its state or nature says so. */
-const isCancellation = (record: Raw) => /ANNUL/i.test(`${str(record.etat) ?? ''} ${str(record.nature) ?? ''} ${str(record.nature_categorise) ?? ''}`);
 
 /** The awards an award notice's results make: one per lot and winning tender. */
 function awardsOf(record: Raw, idweb: string, details: NoticeDetails, notice: Omit<NoticeRow, 'awards'>, now: string): AwardRow[] {
