@@ -2055,8 +2055,10 @@ export interface components {
                 date_limite_modifiee: boolean;
                 /** @description L'avis a été annulé. */
                 annule: boolean;
-                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, ANNULATION…). */
+                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, AVIS_ANNULE…). */
                 etat: string | null;
+                /** @description Ce qu'un avis ultérieur de la même procédure (rectificatif, annulation, `annonce_lie`) a changé à l'avis : « date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … » ; null sinon. */
+                modification: string | null;
             } | null;
             /** @description À renvoyer dans suivis.update : une version périmée est refusée (409). */
             version: number;
@@ -2197,13 +2199,16 @@ export interface components {
          * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
          *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
          *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `avis_modifie` un avis déjà signalé par l'alerte a été rectifié (date limite
+         *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis ;
+         *     la fiche dit le changement dans `fields.modification`) ;
          *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
          *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
          *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
          *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
          * @enum {string}
          */
-        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "avis_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
         /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
         EventCheckpoint: string;
         /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
@@ -2373,7 +2378,14 @@ export interface components {
             /** @description Acheteur, montant, date et titulaires en une phrase. */
             resume: string;
             fields: {
+                /** @description Identifiant du marché dans sa source (DECP ; pour un avis d'attribution, idweb et lot). */
                 id_decp: string;
+                /**
+                 * @description `decp` les données essentielles du marché ; `boamp` les résultats d'un avis d'attribution (publiés des mois avant les DECP).
+                 * @enum {string}
+                 */
+                source: "decp" | "boamp";
+                /** @description Nom de l'acheteur tel que publié, sinon celui de l'annuaire (SIRENE) pour son SIRET. */
                 acheteur: string | null;
                 acheteur_id: string | null;
                 objet: string | null;
@@ -2382,16 +2394,46 @@ export interface components {
                 nature: string | null;
                 lieu_code: string | null;
                 departement: string | null;
-                /** @description En euros hors taxes. */
+                /** @description Montant en vigueur en euros hors taxes, après les modifications (avenants). 0 veut dire non publié (accords-cadres sans maximum) : voir `montant_libelle`. */
                 montant: number | null;
+                /** @description Faux quand le montant est absent ou publié à 0 (non publié). */
+                montant_publie: boolean;
+                /** @description Le montant en toutes lettres (« 125 000 € »), ou « montant non publié » pour un montant de 0. */
+                montant_libelle: string | null;
+                /** @description Montant notifié avant toute modification. */
+                montant_initial: number | null;
                 /** @description AAAA-MM-JJ. */
                 date_notification: string | null;
+                /** @description Durée en vigueur */
                 duree_mois: number | null;
+                duree_mois_initiale: number | null;
                 forme_prix: string | null;
+                /** @description Les titulaires en vigueur. Un titulaire dont l'identifiant n'est pas un SIRET valide est gardé tel que publié (`siret` et `siren` null, `identifiant` et `type_identifiant` comme la source les donne). */
                 titulaires: {
-                    siret: string;
-                    siren: string;
+                    siret: string | null;
+                    siren: string | null;
+                    /** @description Telle que publiée, sinon celle de l'annuaire (SIRENE). */
                     denomination: string | null;
+                    /** @description Identifiant tel que publié. */
+                    identifiant: string | null;
+                    /** @description SIRET, SIREN, TVA, HORS-UE… tel que publié. */
+                    type_identifiant: string | null;
+                }[];
+                /** @description Historique des modifications (avenants), de la plus ancienne à la plus récente. */
+                modifications: {
+                    id: string | null;
+                    /** @description AAAA-MM-JJ. */
+                    date: string | null;
+                    objet: string | null;
+                    /** @description Nouveau montant fixé par la modification. */
+                    montant: number | null;
+                    /** @description Nouvelle durée fixée par la modification. */
+                    duree_mois: number | null;
+                    /** @description Nouveaux titulaires, quand la modification en nomme. */
+                    titulaires: {
+                        identifiant: string | null;
+                        denomination: string | null;
+                    }[] | null;
                 }[];
                 /** @description Lien permanent du service. */
                 url: string;
@@ -2767,7 +2809,33 @@ export interface components {
                 procedure: string | null;
                 /** @description Code CPV principal (45261000-4). */
                 cpv: string | null;
+                /** @description Codes CPV de l'avis, le principal d'abord, puis les complémentaires et ceux des lots (formulaires eForms, MAPA et FNSimple). */
                 cpv_codes: string[];
+                /** @description SIRET de l'acheteur quand l'avis le donne (identifiant de l'organisation acheteuse des avis eForms). */
+                acheteur_siret: string | null;
+                /** @description Valeur estimée hors taxes en euros */
+                valeur_estimee: number | null;
+                /** @description Les lots de l'avis (un lot publié seul compte aussi). */
+                lots: {
+                    /** @description Numéro ou identifiant du lot (LOT-0001 dans les avis eForms). */
+                    numero: string;
+                    titre: string | null;
+                    cpv_codes: string[];
+                    valeur_estimee: number | null;
+                }[];
+                /** @description L'avis est annulé (son état, ou un avis d'annulation qui le cite). */
+                annule: boolean;
+                /** @description Les avis antérieurs que cet avis rectifie ou annule (`annonce_lie`). */
+                annonces_liees: string[];
+                /** @description Le dernier changement apporté par un avis ultérieur de la même procédure (rectificatif, annulation), null s'il n'y en a pas. */
+                modification: {
+                    /** @description Quand le service l'a appris (ISO 8601, heure de Paris). */
+                    le: string;
+                    /** @description L'idweb de l'avis rectificatif ou d'annulation. */
+                    par: string | null;
+                    /** @description Ce qu'il change (« date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … »). */
+                    libelle: string | null;
+                } | null;
                 /** @description Lien permanent du service vers cet avis. */
                 url: string;
             };
@@ -2825,8 +2893,13 @@ export interface components {
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
-                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
+                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). Vrai pour une entreprise connue du seul registre (RNE) qui donne sa dénomination (voir `source_identite`). */
                 raison_sociale_connue: boolean;
+                /**
+                 * @description D'où vient l'identité de la fiche : `sirene` l'unité légale du stock SIRENE ; `sirene_etablissements` ses seuls établissements (unité pas encore importée) ; `rne` le registre national des entreprises (INPI), pour une entreprise absente du stock SIRENE importé : dénomination, forme juridique, code APE, code postal et commune du siège d'une personne morale (jamais l'adresse d'une personne physique).
+                 * @enum {string}
+                 */
+                source_identite: "sirene" | "sirene_etablissements" | "rne";
                 rge_domaines: string[];
                 /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
                 procedures_collectives: components["schemas"]["CollectiveProceeding"][];

@@ -9,6 +9,7 @@ export const EVENT_KINDS = [
   'nouveau_marche',
   'rappel_echeance',
   'nouveau_dce',
+  'avis_modifie',
   'attribution',
   'permis',
   'publication',

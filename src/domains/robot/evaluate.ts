@@ -267,6 +267,46 @@ async function earlierReminders(input: EvaluationInput, found: Map<string, NewEv
   }
 }
 
+/**
+ * Changes of notices reported by earlier runs: a later notice of the same procedure moved
+ * the deadline or cancelled it (`modifie_le` in the window). One `avis_modifie` event per
+ * (alert, notice) that the alert reported as new, unless written already.
+ */
+async function earlierChanges(input: EvaluationInput, to: string, found: Map<string, NewEvent[]>): Promise<void> {
+  const { db, now } = input;
+  const watching = input.alerts.filter((a) => a.sources.has('marche') && a.from < to);
+  if (!watching.length) return;
+  const from = watching.reduce((min, a) => (a.from < min ? a.from : min), to);
+  const byAlert = new Map(watching.map((a) => [a.id, a]));
+  const ids = watching.map((a) => a.id);
+  const changed: { alert_id: string; record_id: string; modifie_le: string }[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    changed.push(
+      ...((await db('alert_events as e')
+        .join('notices as n', 'n.marche_id', 'e.record_id')
+        .whereIn('e.alert_id', ids.slice(i, i + 500))
+        .andWhere('e.kind', 'nouveau_marche')
+        .andWhere('n.modifie_le', '>', from)
+        .andWhere('n.modifie_le', '<=', to)
+        .whereNotExists(db('alert_events as r').select(db.raw('1')).whereRaw('r.alert_id = e.alert_id').andWhere('r.kind', 'avis_modifie').whereRaw('r.record_id = e.record_id'))
+        .orderBy(['e.alert_id', 'e.seq'])
+        .select('e.alert_id', 'e.record_id', 'n.modifie_le')) as { alert_id: string; record_id: string; modifie_le: string }[]),
+    );
+  }
+  const due = changed.filter((c) => c.modifie_le > (byAlert.get(c.alert_id)?.from ?? to));
+  if (!due.length) return;
+  const notices = new Map<string, EventRecord>();
+  const noticeIds = [...new Set(due.map((d) => d.record_id))];
+  for (let i = 0; i < noticeIds.length; i += 500) for (const n of await noticesByIds(db, noticeIds.slice(i, i + 500))) notices.set(n.marche_id, noticeRecord(n, input.publicUrl, now));
+  for (const d of due) {
+    const record = notices.get(d.record_id);
+    if (!record) continue;
+    const events = found.get(d.alert_id) ?? [];
+    events.push({ kind: 'avis_modifie', source: 'marche', occurredAt: d.modifie_le, record });
+    found.set(d.alert_id, events);
+  }
+}
+
 /** The key of the D-7 reminders in the counts per source. */
 export const REMINDER_GROUP = 'rappel_echeance';
 
@@ -280,6 +320,7 @@ export async function evaluateAlerts(input: EvaluationInput): Promise<Evaluation
   const found = new Map<string, NewEvent[]>();
   for (const reader of SOURCE_READERS) await evaluateSource(input, reader, to, found);
   await earlierReminders(input, found);
+  await earlierChanges(input, to, found);
 
   const result: EvaluationResult = { alertsEvaluated: input.alerts.length, eventsWritten: 0, bySource: {}, found };
   if (!claim) return result;
