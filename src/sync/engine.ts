@@ -228,5 +228,5 @@ async function writePage(deps: SyncDeps, connector: Connector, owner: string, le
   summary.kept += counts.kept;
   summary.skipped += skipped;
   for (const p of problems) if (summary.problems.length < MAX_PROBLEMS_KEPT) summary.problems.push(p);
-  for (const [note, n] of Object.entries(notes)) summary.notes[note] = (summary.notes[note] ?? 0) + n;
+  for (const [note, n] of [...Object.entries(notes), ...Object.entries(counts.notes ?? {})]) summary.notes[note] = (summary.notes[note] ?? 0) + n;
 }
