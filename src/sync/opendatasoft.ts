@@ -180,3 +180,47 @@ async function* odsExportDay(ctx: SyncContext, options: OdsDayOptions, day: stri
   if (seen !== total) throw new SyncHttpError(`export du ${day} incomplet : ${seen} enregistrements reçus pour ${total} annoncés`, null);
   yield { records: page, offset: seen, total, finished: true };
 }
+
+/**
+ * Several datasets read one after the other in one run (the DECP's two schemas), each with
+ * its own cursor: the run's cursor is `{ [key]: that dataset's cursor }`, and each page
+ * carries every dataset's, so a run killed in the second dataset resumes there with the
+ * first one's left as it was.
+ */
+export async function* odsManyDatasets(ctx: SyncContext, readers: { key: string; pages: (ctx: SyncContext) => AsyncIterable<SyncPage> }[]): AsyncGenerator<SyncPage> {
+  const stored = ctx.cursor && typeof ctx.cursor === 'object' && !Array.isArray(ctx.cursor) ? (ctx.cursor as Record<string, unknown>) : {};
+  let state: Record<string, unknown> = { ...stored };
+  for (const reader of readers) {
+    for await (const page of reader.pages({ ...ctx, cursor: stored[reader.key] ?? null })) {
+      state = { ...state, [reader.key]: page.cursor };
+      yield { ...page, cursor: state };
+    }
+  }
+}
+
+/**
+ * Pages of `odsDayPages` in which the records sharing a key are never split between two
+ * pages (a flattened dataset publishes one contract as several rows, and its importer
+ * replaces a contract's holders with each write): the records at a page's end whose key
+ * may go on in the next page are carried to it, and the page's cursor stays before them, so
+ * that a run stopped there reads them again. The day must be ordered by that key.
+ */
+export async function* odsWholeGroups(pages: AsyncIterable<SyncPage>, keyOf: (record: unknown) => string): AsyncGenerator<SyncPage> {
+  let carried: unknown[] = [];
+  for await (const page of pages) {
+    const cursor = page.cursor as OdsDayCursor;
+    let records = [...carried, ...page.records];
+    carried = [];
+    // A day still being read (`day` set) may go on with the last key; a day read to its end cannot.
+    if (cursor.day !== null && records.length) {
+      const last = keyOf(records[records.length - 1]);
+      let cut = records.length;
+      while (cut > 0 && keyOf(records[cut - 1]) === last) cut -= 1;
+      carried = records.slice(cut);
+      records = records.slice(0, cut);
+      yield { ...page, records, cursor: { ...cursor, offset: Math.max(0, cursor.offset - carried.length) } };
+      continue;
+    }
+    yield { ...page, records };
+  }
+}
