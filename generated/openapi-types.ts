@@ -3153,15 +3153,15 @@ export interface components {
          */
         RegionCode: "11" | "24" | "27" | "28" | "32" | "44" | "52" | "53" | "75" | "76" | "84" | "93" | "94" | "01" | "02" | "03" | "04" | "06";
         /**
-         * @description Nature d'une pièce, reconnue par son nom puis sa première page : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), acte d'engagement (ae), plan, annexe, autre.
+         * @description Nature d'une pièce, reconnue par son nom de fichier, puis ses dossiers, puis le titre au début de son texte : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), détail quantitatif estimatif (dqe), acte d'engagement (ae, ATTRI1), lettre de candidature (dc1), déclaration du candidat (dc2), document unique de marché européen (dume), registre des questions et réponses (questions_reponses), cadre de réponse technique ou financier imposé (cadre_reponse), plan, annexe, autre.
          * @enum {string}
          */
-        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre";
+        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre";
         /**
          * @description La nature de la pièce à lire (voir DceDocType), ou `sommaire` pour la table des matières.
          * @enum {string}
          */
-        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre" | "sommaire";
+        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre" | "sommaire";
         DcePiece: {
             /** @description Nom de la pièce dans le dossier (chemin dans l'archive). */
             filename: string;
