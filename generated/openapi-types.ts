@@ -174,7 +174,8 @@ export interface paths {
          *     événement non acquitté revient à la lecture suivante, un événement acquitté
          *     (evenements_acquitter, avec son `ack_token`) ne revient jamais. Sortes d'événement
          *     (`kind`) : `nouveau_marche` (avis publié), `rappel_echeance` (date limite de réponse
-         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `attribution` (marché
+         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `dce_modifie` (nouvelle version d'un
+         *     dossier de consultation : « DCE modifié »), `attribution` (marché
          *     attribué), `permis` (permis autorisé), `publication` (réseaux sociaux),
          *     `deliberation` (conseil municipal), `annonce_bodacc`, `entreprise`, `contact`,
          *     `vente` (DVF). Chaque événement porte `id`, `kind`, `alerte_id`, `source`,
@@ -2193,13 +2194,15 @@ export interface components {
          * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
          *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
          *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `dce_modifie` une nouvelle version d'un dossier de consultation (« DCE modifié ») qui
+         *     cite les termes, signalée à chaque version ;
          *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
          *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
          *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
          *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
          * @enum {string}
          */
-        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "dce_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
         /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
         EventCheckpoint: string;
         /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
