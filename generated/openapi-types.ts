@@ -2146,7 +2146,7 @@ export interface components {
                 /** @description Identifiant de la pièce dans le dossier (p1, p2…), pour dossiers.update. */
                 id: string;
                 libelle: string;
-                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, rib) ; null pour une pièce ajoutée. */
+                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, cadre_reponse_technique, cadre_reponse_financier, rib) ; null pour une pièce ajoutée. */
                 code: string | null;
                 statut: components["schemas"]["ResponseItemStatus"];
                 statut_libelle: string;
