@@ -176,7 +176,8 @@ export interface paths {
          *     événement non acquitté revient à la lecture suivante, un événement acquitté
          *     (evenements_acquitter, avec son `ack_token`) ne revient jamais. Sortes d'événement
          *     (`kind`) : `nouveau_marche` (avis publié), `rappel_echeance` (date limite de réponse
-         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `attribution` (marché
+         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `dce_modifie` (nouvelle version d'un
+         *     dossier de consultation : « DCE modifié »), `attribution` (marché
          *     attribué), `permis` (permis autorisé), `publication` (réseaux sociaux),
          *     `deliberation` (conseil municipal), `annonce_bodacc`, `entreprise`, `contact`,
          *     `vente` (DVF). Chaque événement porte `id`, `kind`, `alerte_id`, `source`,
@@ -2151,7 +2152,7 @@ export interface components {
                 /** @description Identifiant de la pièce dans le dossier (p1, p2…), pour dossiers.update. */
                 id: string;
                 libelle: string;
-                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, rib) ; null pour une pièce ajoutée. */
+                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, cadre_reponse_technique, cadre_reponse_financier, rib) ; null pour une pièce ajoutée. */
                 code: string | null;
                 statut: components["schemas"]["ResponseItemStatus"];
                 statut_libelle: string;
@@ -2199,6 +2200,8 @@ export interface components {
          * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
          *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
          *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `dce_modifie` une nouvelle version d'un dossier de consultation (« DCE modifié ») qui
+         *     cite les termes, signalée à chaque version ;
          *     `avis_modifie` un avis déjà signalé par l'alerte a été rectifié (date limite
          *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis ;
          *     la fiche dit le changement dans `fields.modification`) ;
@@ -2208,7 +2211,7 @@ export interface components {
          *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
          * @enum {string}
          */
-        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "avis_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "dce_modifie" | "avis_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
         /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
         EventCheckpoint: string;
         /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
@@ -3230,15 +3233,15 @@ export interface components {
          */
         RegionCode: "11" | "24" | "27" | "28" | "32" | "44" | "52" | "53" | "75" | "76" | "84" | "93" | "94" | "01" | "02" | "03" | "04" | "06";
         /**
-         * @description Nature d'une pièce, reconnue par son nom puis sa première page : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), acte d'engagement (ae), plan, annexe, autre.
+         * @description Nature d'une pièce, reconnue par son nom de fichier, puis ses dossiers, puis le titre au début de son texte : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), détail quantitatif estimatif (dqe), acte d'engagement (ae, ATTRI1), lettre de candidature (dc1), déclaration du candidat (dc2), document unique de marché européen (dume), registre des questions et réponses (questions_reponses), cadre de réponse technique ou financier imposé (cadre_reponse), plan, annexe, autre.
          * @enum {string}
          */
-        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre";
+        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre";
         /**
          * @description La nature de la pièce à lire (voir DceDocType), ou `sommaire` pour la table des matières.
          * @enum {string}
          */
-        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre" | "sommaire";
+        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre" | "sommaire";
         DcePiece: {
             /** @description Nom de la pièce dans le dossier (chemin dans l'archive). */
             filename: string;

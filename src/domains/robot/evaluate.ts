@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/database.js';
 import { retryWhileBusy } from '../../platform/db/busy.js';
 import { parseQuery, type ParsedQuery } from '../../platform/search/query-syntax.js';
-import { appendEvents, type EventRecord, type NewEvent } from '../events/store.js';
+import { appendEvents, type EventKind, type EventRecord, type NewEvent } from '../events/store.js';
 import { noticesByIds } from '../notices/store.js';
 import { noticeRecord } from '../notices/actions.js';
 import { Percolator } from './percolator.js';
@@ -196,7 +196,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
   const byDepartement = new Map<string, DueAlert[]>();
   if (!percolator) for (const a of watching) for (const d of a.departements) byDepartement.set(d, [...(byDepartement.get(d) ?? []), a]);
 
-  const matches = new Map<DueAlert, { key: string; occurredAt: string; dateLimite: string | null }[]>();
+  const matches = new Map<DueAlert, { key: string; occurredAt: string; dateLimite: string | null; kind?: EventKind; eventKey?: string }[]>();
   const keys = new Set<string>();
   for await (const chunk of reader.read(db, from, to, now)) {
     for (const doc of chunk) {
@@ -205,7 +205,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
         : [...new Set(doc.departements.flatMap((d) => byDepartement.get(d) ?? []))].filter((a) => acceptsDocument(reader.source, a, doc));
       for (const a of hits) {
         const list = matches.get(a) ?? [];
-        list.push({ key: doc.key, occurredAt: doc.occurredAt, dateLimite: doc.dateLimite ?? null });
+        list.push({ key: doc.key, occurredAt: doc.occurredAt, dateLimite: doc.dateLimite ?? null, kind: doc.kind, eventKey: doc.eventKey });
         matches.set(a, list);
         keys.add(doc.key);
       }
@@ -222,7 +222,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
     for (const m of list) {
       const record = records.get(m.key);
       if (!record) continue;
-      events.push({ kind: reader.kind, source: reader.source, occurredAt: m.occurredAt, record });
+      events.push({ kind: m.kind ?? reader.kind, source: reader.source, occurredAt: m.occurredAt, record, ...(m.eventKey ? { recordKey: m.eventKey } : {}) });
       // A notice reported with its deadline already within 7 days gets its reminder at once.
       if (reader.source === 'marche' && m.dateLimite && m.dateLimite > nowIso && m.dateLimite <= soon)
         events.push({ kind: 'rappel_echeance', source: 'marche', occurredAt: nowIso, record });
