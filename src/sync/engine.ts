@@ -181,13 +181,14 @@ export async function runSync(deps: SyncDeps, connector: Connector, request: Syn
 /** Maps a page's records and writes them with the cursor and the counts, in one transaction. */
 async function writePage(deps: SyncDeps, connector: Connector, owner: string, leaseMs: number, now: () => Date, page: SyncPage, summary: SyncSummary, defaultImporter: string): Promise<void> {
   const importer = connector.importers[page.importer ?? defaultImporter];
-  if (!importer) throw new Error(`connecteur ${connector.name} : importateur ${page.importer} inconnu`);
+  // A page without records (a day with none, the end of a pass) only moves the cursor.
+  if (!importer && page.records.length) throw new Error(`connecteur ${connector.name} : importateur ${page.importer ?? defaultImporter} inconnu`);
   const stamp = now().toISOString();
   const rows: never[] = [];
   const problems = [...(page.problems ?? [])];
   const notes: Record<string, number> = {};
   page.records.forEach((raw, i) => {
-    const mapped = importer.map(raw as never, stamp);
+    const mapped = (importer as NonNullable<typeof importer>).map(raw as never, stamp);
     if ('skip' in mapped) problems.push({ position: summary.read + i + 1, reason: mapped.skip });
     else {
       rows.push(mapped.row);
@@ -203,7 +204,7 @@ async function writePage(deps: SyncDeps, connector: Connector, owner: string, le
         await renew(trx, connector.name, owner, now(), leaseMs);
         deps.faultPoint?.('before-write', summary.pages);
         await page.before?.(trx, stamp);
-        const written = rows.length ? await importer.write(trx, rows, stamp) : { inserted: 0, updated: 0, kept: 0 };
+        const written = importer && rows.length ? await importer.write(trx, rows, stamp) : { inserted: 0, updated: 0, kept: 0 };
         await page.after?.(trx, stamp);
         deps.faultPoint?.('after-write', summary.pages);
         await trx('sync_state')
