@@ -182,7 +182,7 @@ export async function runSync(deps: SyncDeps, connector: Connector, request: Syn
 async function writePage(deps: SyncDeps, connector: Connector, owner: string, leaseMs: number, now: () => Date, page: SyncPage, summary: SyncSummary, defaultImporter: string): Promise<void> {
   const importer = connector.importers[page.importer ?? defaultImporter];
   if (!importer) throw new Error(`connecteur ${connector.name} : importateur ${page.importer} inconnu`);
-  const stamp = now().toISOString();
+  const stamp = page.stamp ?? now().toISOString();
   const rows: never[] = [];
   const problems = [...(page.problems ?? [])];
   const notes: Record<string, number> = {};
