@@ -18,6 +18,11 @@ export interface SyncPage {
   problems?: { position: number; reason: string }[];
   /** The cursor once this page is written; stored in the same transaction as its rows. */
   cursor: unknown;
+  /**
+   * The rows' stamp (`ingested_at`, `updated_at`); the page's write time when absent. The
+   * pages of one file read in one run share one, as one import of that file would.
+   */
+  stamp?: string;
   /** Work in the same transaction before the rows are written (a year of sales replaced). */
   before?: (trx: Knex.Transaction, stamp: string) => Promise<void>;
   /** Work in the same transaction after the rows (certifications not seen in a full snapshot ended). */

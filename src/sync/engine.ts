@@ -183,7 +183,7 @@ async function writePage(deps: SyncDeps, connector: Connector, owner: string, le
   const importer = connector.importers[page.importer ?? defaultImporter];
   // A page without records (a day with none, the end of a pass) only moves the cursor.
   if (!importer && page.records.length) throw new Error(`connecteur ${connector.name} : importateur ${page.importer ?? defaultImporter} inconnu`);
-  const stamp = now().toISOString();
+  const stamp = page.stamp ?? now().toISOString();
   const rows: never[] = [];
   const problems = [...(page.problems ?? [])];
   const notes: Record<string, number> = {};
