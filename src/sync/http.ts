@@ -26,7 +26,7 @@ export interface HttpTiming {
 
 export const DEFAULT_HTTP_TIMING: HttpTiming = { headersTimeoutMs: 30_000, readTimeoutMs: 30_000, attempts: 5, backoffMs: 1000, maxWaitMs: 5 * 60_000, maxThrottles: 10 };
 
-/** Requests a source may send per window (a token bucket refilled whole at each window). */
+/** Requests a source may send within any window of `perMs` (a sliding window). */
 export interface RequestBudget {
   requests: number;
   perMs: number;
@@ -49,6 +49,12 @@ export interface GetOptions {
   headers?: Record<string, string>;
   /** Statuses answered as they are instead of failing (SIRENE's 404 on an empty day, 304 of a conditional GET). */
   accept?: number[];
+}
+
+/** A request's method and body (a sign-in sends its credentials by POST). */
+interface RequestOptions extends GetOptions {
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export interface JsonAnswer<T> {
@@ -158,8 +164,8 @@ export class SyncHttp {
   private readonly timing: HttpTiming;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
-  private windowStart = 0;
-  private spent = 0;
+  /** When the last requests of the budget were sent, oldest first (at most `budget.requests`). */
+  private sent: number[] = [];
   /** Not before this instant (a spent rate limit). */
   private notBefore = 0;
   /** Requests sent, tries included (the summaries). */
@@ -175,17 +181,13 @@ export class SyncHttp {
   private async admit(): Promise<void> {
     const budget = this.deps.budget;
     if (budget) {
-      const now = this.now();
-      if (now - this.windowStart >= budget.perMs) {
-        this.windowStart = now;
-        this.spent = 0;
-      }
-      if (this.spent >= budget.requests) {
-        await this.sleep(this.windowStart + budget.perMs - now);
-        this.windowStart = this.now();
-        this.spent = 0;
-      }
-      this.spent += 1;
+      // A sliding window: never more than `requests` within any `perMs` (a publisher counting
+      // the last minute refuses a burst across two fixed windows).
+      const oldest = this.sent.length >= budget.requests ? (this.sent[this.sent.length - budget.requests] as number) : null;
+      const wait = oldest === null ? 0 : oldest + budget.perMs - this.now();
+      if (wait > 0) await this.sleep(wait);
+      this.sent.push(this.now());
+      if (this.sent.length > budget.requests) this.sent.splice(0, this.sent.length - budget.requests);
     }
     const wait = this.notBefore - this.now();
     if (wait > 0) await this.wait(wait, null);
@@ -201,7 +203,7 @@ export class SyncHttp {
   }
 
   /** One request, retried on transient faults; `consume` reads the body within the same try. */
-  private async request<T>(url: string, options: GetOptions, consume: (answer: StreamAnswer) => Promise<T>): Promise<T> {
+  private async request<T>(url: string, options: RequestOptions, consume: (answer: StreamAnswer) => Promise<T>): Promise<T> {
     let lastError: unknown = null;
     let throttles = 0;
     for (let attempt = 1; attempt <= this.timing.attempts; attempt++) {
@@ -217,7 +219,13 @@ export class SyncHttp {
       try {
         let response: Response;
         try {
-          response = await fetch(url, { headers: { 'user-agent': SYNC_USER_AGENT, accept: 'application/json, text/csv, */*', 'accept-encoding': 'gzip', ...options.headers }, signal: abort.signal, redirect: 'follow' });
+          response = await fetch(url, {
+            method: options.method ?? 'GET',
+            body: options.body,
+            headers: { 'user-agent': SYNC_USER_AGENT, accept: 'application/json, text/csv, */*', 'accept-encoding': 'gzip', ...options.headers },
+            signal: abort.signal,
+            redirect: 'follow',
+          });
         } catch (err) {
           throw abort.signal.reason instanceof SyncHttpError ? abort.signal.reason : new SyncHttpError(`${hostOf(url)} injoignable (${(err as Error).message})`, null);
         } finally {
@@ -254,6 +262,18 @@ export class SyncHttp {
 
   /** A JSON answer read whole (a page of records), retried when its body is cut short or unreadable. */
   async getJson<T>(url: string, options: GetOptions = {}): Promise<JsonAnswer<T>> {
+    return this.json<T>(url, options);
+  }
+
+  /**
+   * A JSON body sent by POST (a sign-in), its JSON answer read whole. Retried as a GET is (on
+   * 5xx, network errors, bodies cut short): only for requests that change nothing on the publisher.
+   */
+  async postJson<T>(url: string, body: unknown, options: GetOptions = {}): Promise<JsonAnswer<T>> {
+    return this.json<T>(url, { ...options, method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...options.headers } });
+  }
+
+  private async json<T>(url: string, options: RequestOptions): Promise<JsonAnswer<T>> {
     return this.request(url, options, async ({ status, headers, stream }) => {
       const bytes = stream ? await readAll(stream, this.deps.maxJsonBytes ?? 64 * 1024 * 1024) : Buffer.alloc(0);
       if (!bytes.length) return { status, headers, body: null };

@@ -11,6 +11,10 @@ export interface ReplayRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The request's body (a sign-in's credentials); empty for a GET. */
+  body: Buffer;
+  /** When it arrived (Date.now()), faults included. */
+  at: number;
 }
 
 export interface ReplayAnswer {
@@ -78,8 +82,13 @@ export async function startReplayServer(handler: ReplayHandler): Promise<ReplayS
   const faults: ArmedFault[] = [];
   const stalled = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => answer(req, res, Buffer.concat(chunks)));
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://replay.test');
-    const request: ReplayRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers };
+    const request: ReplayRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() };
     requests.push(request);
     const armed = faults.find((f) => f.times > 0 && f.match(request));
     if (armed) armed.times -= 1;
@@ -101,7 +110,7 @@ export async function startReplayServer(handler: ReplayHandler): Promise<ReplayS
       },
       (err: Error) => send(res, req, { status: 500, json: { message: err.message } }),
     );
-  });
+  };
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
