@@ -3,8 +3,10 @@
 // `contact` and `dce` have no national publisher: they keep their importers only.
 import type { Connector } from '../sync/connector.js';
 import { boampConnector } from './notices/sync-boamp.js';
+import { ratiosConnector } from './companies/sync-ratios.js';
+import { rgeConnector } from './companies/sync-rge.js';
 
-export const CONNECTORS: readonly Connector[] = [boampConnector];
+export const CONNECTORS: readonly Connector[] = [boampConnector, rgeConnector, ratiosConnector];
 
 /** The alert sources fed by no publisher: their records come by import only. */
 export const MANUAL_SOURCES = ['mairie', 'reseaux_sociaux', 'contact', 'dce'] as const;
