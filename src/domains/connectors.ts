@@ -5,12 +5,24 @@ import type { Connector } from '../sync/connector.js';
 import { boampConnector } from './notices/sync-boamp.js';
 import { bodaccConnector } from './announcements/sync-bodacc.js';
 import { decpConnector } from './awards/sync-decp.js';
+import { ratiosConnector } from './companies/sync-ratios.js';
+import { rgeConnector } from './companies/sync-rge.js';
 import { rneConnector } from './companies/sync-rne.js';
 import { sireneConnector } from './companies/sync-sirene.js';
 import { sitadelConnector } from './permits/sync-sitadel.js';
 import { dvfConnector } from './sales/sync-dvf.js';
 
-export const CONNECTORS: readonly Connector[] = [boampConnector, bodaccConnector, decpConnector, sireneConnector, rneConnector, dvfConnector, sitadelConnector];
+export const CONNECTORS: readonly Connector[] = [
+  boampConnector,
+  bodaccConnector,
+  decpConnector,
+  sireneConnector,
+  rgeConnector,
+  rneConnector,
+  ratiosConnector,
+  dvfConnector,
+  sitadelConnector,
+];
 
 /** The alert sources fed by no publisher: their records come by import only. */
 export const MANUAL_SOURCES = ['mairie', 'reseaux_sociaux', 'contact', 'dce'] as const;
