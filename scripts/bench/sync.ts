@@ -2,13 +2,26 @@
 // against a replay of the publisher's API on this machine, in exactly its published layout,
 // in a process of its own (its peak memory is the run's): rows per second and peak memory.
 // - BOAMP: one day of 2,400 notices (the most the portal publishes in a day), pages of 100.
+// - SIRENE: a daily delta of 16,000 legal units (INSEE's usual day), pages of 1,000 by cursor.
+// - DVF: a full-year department file of 300,000 lines (more than the largest department's
+//   year), gzip, streamed through the importer: its peak memory against the 200 MB target.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { parisDay } from '../../src/platform/paris-time.js';
+import { addDays } from '../../src/sync/days.js';
 import { odsHandler, startReplayServer, type OdsDataset } from '../../test/helpers/replay-server.js';
-import { benchDatabase, formatInt } from './measure.js';
+import { sireneDayUnits, sireneHandler } from '../../test/helpers/sirene-replay.js';
+import { benchDatabase, formatInt, verdict } from './measure.js';
 
 const BOAMP_SAMPLE = new URL('../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url);
+const DVF_SAMPLE = new URL('../../../shared/real-samples/dvf/geo-dvf-2024-dep01-thimothe-das-example.csv', import.meta.url);
 
 interface ChildResult {
   outcome: { status: string; read: number; added: number; requests: number; reason?: string };
@@ -64,10 +77,89 @@ async function benchBoampDay(): Promise<void> {
   }
 }
 
+async function benchSireneDay(): Promise<void> {
+  // Yesterday: the connector reads finished days.
+  const day = addDays(parisDay(new Date()), -1);
+  const dataset = { key: 'cle-banc', unites: sireneDayUnits(day, 16_000), etablissements: [] };
+  const replay = await startReplayServer(sireneHandler(() => dataset));
+  const { databaseUrl, remove } = await benchDatabase('bench-sync-');
+  try {
+    const result = await runChild({
+      DATABASE_URL: databaseUrl,
+      SIRENE_API_URL: `${replay.url}/api-sirene/3.11`,
+      INSEE_API_KEY: 'cle-banc',
+      SYNC_BENCH_SOURCE: 'sirene',
+      SYNC_BENCH_SINCE: day,
+      SYNC_BENCH_UNTIL: day,
+    });
+    report('Synchronisation SIRENE, un jour de 16 000 unités', result, 'unités');
+  } finally {
+    await replay.close();
+    remove();
+  }
+}
+
+/** A geo-dvf department file of `lines` lines cut from the real lines, gzip, written as it is made. */
+async function writeDvfFile(path: string, lines: number): Promise<void> {
+  const [header, ...real] = readFileSync(DVF_SAMPLE, 'utf8').split('\n') as [string, ...string[]];
+  const columns = header.split(',');
+  const id = columns.indexOf('id_mutation');
+  function* rows(): Generator<string> {
+    yield `${header}\n`;
+    for (let n = 0; n < lines; n++) {
+      const f = (real[n % real.length] as string).split(',');
+      f[id] = `2024-59-${Math.floor(n / real.length)}-${(f[id] as string).split('-')[1]}`;
+      yield `${f.join(',')}\n`;
+    }
+  }
+  await pipeline(Readable.from(rows()), createGzip(), createWriteStream(path));
+}
+
+async function benchDvfYear(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dvf-'));
+  const file = join(dir, '59.csv.gz');
+  const lines = 300_000;
+  await writeDvfFile(file, lines);
+  // The folder as files.data.gouv.fr serves it: the years' listing, then the file streamed from disk.
+  const server = createServer((req, res) => {
+    if (req.url === '/geo-dvf/latest/csv/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><pre><a href="../">../</a>\r\n<a href="2024/">2024/</a>\r\n</pre></body></html>');
+    } else if (req.url === '/geo-dvf/latest/csv/2024/departements/59.csv.gz') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), etag: '"banc-59"' });
+      createReadStream(file).pipe(res);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><head><title>404 Not Found</title></head></html>');
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { databaseUrl, remove } = await benchDatabase('bench-sync-');
+  try {
+    const result = await runChild({
+      DATABASE_URL: databaseUrl,
+      DVF_FILES_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/geo-dvf/latest/csv`,
+      SYNC_BENCH_SOURCE: 'dvf',
+      SYNC_BENCH_SINCE: '2024-01-01',
+      SYNC_BENCH_UNTIL: '2024-12-31',
+    });
+    report(`Synchronisation DVF, une année d'un département (${formatInt(lines)} lignes, ${formatInt(statSync(file).size / 1024 / 1024)} Mo gzip)`, result, 'lignes');
+    if (result.outcome.status === 'done') console.log(`  pic mémoire ${formatInt(result.maxRssMb)} Mo (objectif < 200 Mo) ${verdict(result.maxRssMb < 200)}`);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchSync(): Promise<void> {
-  if (!existsSync(BOAMP_SAMPLE)) {
+  if (!existsSync(BOAMP_SAMPLE) || !existsSync(DVF_SAMPLE)) {
     console.log('(synchronisation non mesurée : les échantillons réels de ../shared/real-samples sont absents)');
     return;
   }
   await benchBoampDay();
+  await benchSireneDay();
+  await benchDvfYear();
 }
