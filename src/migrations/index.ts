@@ -26,6 +26,7 @@ import * as emails from './0021-emails.js';
 import * as companyRecords from './0022-company-records.js';
 import * as emailAttachments from './0023-email-attachments.js';
 import * as expiryIndexes from './0024-expiry-indexes.js';
+import * as accounts from './0026-accounts.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0022-company-records': companyRecords,
   '0023-email-attachments': emailAttachments,
   '0024-expiry-indexes': expiryIndexes,
+  '0026-accounts': accounts,
 };
 
 const source: Knex.MigrationSource<string> = {
