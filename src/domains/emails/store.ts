@@ -276,6 +276,8 @@ export async function settleEmail(
       next_attempt_at: outcome.nextAttemptAt ?? claimed.nextAttemptAt,
       sent_at: outcome.state === 'envoye' ? at : null,
       updated_at: at,
+      // An account e-mail's text holds a single-use link: once delivered, the outbox keeps none.
+      ...(claimed.purpose === 'compte' && outcome.state !== 'en_attente' ? { body: '', html_body: null } : {}),
     });
   return changed > 0;
 }
