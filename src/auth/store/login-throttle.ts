@@ -14,8 +14,12 @@ const MAX_WAIT_SECONDS = 15 * 60;
 /** Failures older than this are forgotten (and purged with the other expired rows). */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 30 * 60;
 
+/** The requests counted apart from sign-in failures; their keys are `<request>:ip:…` or `<request>:email:…`. */
+export const THROTTLED_REQUESTS = ['inscription', 'reinitialisation', 'adresse', 'invitation'] as const;
+const ADDRESS_KEY = new RegExp(`^(?:(?:${THROTTLED_REQUESTS.join('|')}):)?ip:`);
+
 export function waitSeconds(key: string, count: number): number {
-  const free = /^(?:[a-z_]+:)?ip:/.test(key) ? FREE_FAILURES.ip : FREE_FAILURES.email;
+  const free = ADDRESS_KEY.test(key) ? FREE_FAILURES.ip : FREE_FAILURES.email;
   if (count < free) return 0;
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (count - free), MAX_WAIT_SECONDS);
 }
