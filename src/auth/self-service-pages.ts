@@ -527,11 +527,13 @@ ${
     const problem = passwordProblem(password, email);
     if (problem) return myAccountPage(ctx, session, 400, { ok: false, text: problem });
     const passwordHash = await hashPassword(password);
+    // Read before the transaction: on SQLite the transaction holds the only connection.
+    const organisationId = await organisationOf(session.userId);
     await db.transaction(async (trx) => {
       await trx('users').where('id', session.userId).update({ password_hash: passwordHash });
       // The other web sessions end; this one stays, and the AI accesses the holder granted too.
       await trx('web_sessions').where('user_id', session.userId).whereNot('id_hash', sessionHash(session.sessionId)).delete();
-      await recordActivity(trx, { organisationId: await organisationOf(session.userId), actorId: session.userId, kind: 'mot_de_passe_modifie', ip: ctx.ip }, now());
+      await recordActivity(trx, { organisationId, actorId: session.userId, kind: 'mot_de_passe_modifie', ip: ctx.ip }, now());
     });
     await myAccountPage(ctx, session, 200, { ok: true, text: 'Mot de passe modifié ; vos autres sessions sont fermées.' });
   }

@@ -410,6 +410,52 @@ describe('Self-service accounts and teams (Chromium, SMTP)', function () {
     expect(csrfless.status).to.equal(403);
   });
 
+  it('Mon compte: a change of address confirmed on the new address only; a password change closes the other sessions; the last member leaving schedules the organisation’s deletion', async () => {
+    const account = await svc.createAccount({ organisation: `Menuiserie ${Date.now()}` });
+    const other = await newPage();
+    await signInPage(other, account.email, account.password);
+    const page = await newPage();
+    await signInPage(page, account.email, account.password);
+    await page.goto(`${svc.url}/compte`);
+    await expectRendered(page, 'accounts-my-account', [page.getByRole('button', { name: 'Supprimer mon compte' })]);
+
+    const newEmail = `nouvelle-adresse-${Date.now()}@menuiserie.test`;
+    const change = page.locator('form[action="/compte/adresse"]');
+    await change.locator('input[name="email"]').fill(newEmail);
+    await change.locator('input[name="password"]').fill(account.password);
+    await change.getByRole('button').click();
+    expect(await page.getByRole('status').textContent()).to.contain('lien de confirmation');
+    expect((await svc.db('users').where('id', account.userId).first('email')).email, 'unchanged until confirmed').to.equal(account.email);
+    const mail = await mailTo(newEmail, 'Confirmez votre nouvelle adresse');
+    await page.goto(linkIn(mail));
+    await page.getByRole('button', { name: 'Confirmer la nouvelle adresse' }).click();
+    expect(await page.locator('h1').textContent()).to.equal('Adresse modifiée');
+    expect((await svc.db('users').where('id', account.userId).first('email')).email).to.equal(newEmail);
+
+    await page.goto(`${svc.url}/compte`);
+    const password = page.locator('form[action="/compte/mot-de-passe"]');
+    await password.locator('input[name="actuel"]').fill(account.password);
+    await password.locator('input[name="nouveau"]').fill('123456789012');
+    await password.getByRole('button').click();
+    expect(await page.getByRole('alert').textContent()).to.match(/trop courant/);
+    const again = page.locator('form[action="/compte/mot-de-passe"]');
+    await again.locator('input[name="actuel"]').fill(account.password);
+    await again.locator('input[name="nouveau"]').fill(NEW_PASSWORD);
+    await again.getByRole('button').click();
+    expect(await page.getByRole('status').textContent()).to.contain('Mot de passe modifié');
+    await other.goto(`${svc.url}/compte`);
+    expect(new URL(other.url()).pathname, 'the other session is closed').to.equal('/compte/connexion');
+    await page.goto(`${svc.url}/compte`);
+    expect(new URL(page.url()).pathname, 'this session stays').to.equal('/compte');
+
+    const leave = page.locator('form[action="/compte/quitter"]');
+    await leave.locator('input[name="password"]').fill(NEW_PASSWORD);
+    await leave.getByRole('button').click();
+    expect(await page.getByRole('status').textContent()).to.contain('supprimée avec son espace de travail dans 30 jours');
+    expect(await svc.db('memberships').where('user_id', account.userId).first()).to.equal(undefined);
+    expect((await svc.db('organisations').where('id', account.organisationId).first('deletion_due_at')).deletion_due_at).to.be.a('string');
+  });
+
   it('legal pages from configuration, linked from every page’s footer and published in the OAuth and resource metadata', async () => {
     const page = await newPage();
     await page.goto(`${svc.url}/compte/connexion`);
