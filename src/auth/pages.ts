@@ -59,7 +59,8 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
   <label for="password">Mot de passe</label>
   <input id="password" type="password" name="password" autocomplete="current-password" required>
   <button type="submit">Se connecter</button>
-</form>`,
+</form>
+<p class="muted"><a href="/compte/mot-de-passe-oublie">Mot de passe oublié ?</a> · <a href="/compte/inscription">Créer un compte</a></p>`,
   );
 }
 
