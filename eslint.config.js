@@ -30,6 +30,10 @@ export const BOUNDARIES = [
     patterns: [into(['domains'], 'import/ ne connaît les importateurs que par leur interface (import/importer.ts) ; leur liste est dans domains/importers.ts.')],
   },
   {
+    files: ['src/sync/**/*.ts'],
+    patterns: [into(['domains', 'auth', 'access', ...TRANSPORTS], 'sync/ ne connaît les connecteurs que par leur interface (sync/connector.ts) ; leur liste est dans domains/connectors.ts.')],
+  },
+  {
     files: TRANSPORTS.map((t) => `src/${t}/**/*.ts`),
     patterns: [into(['domains'], 'Un transport ne décide rien : il passe par le chemin d’appel (call-path.ts), jamais directement par un domaine.')],
   },

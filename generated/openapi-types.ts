@@ -24,7 +24,9 @@ export interface paths {
          *     `departement` est sans effet sur `attribution` ; sur `dce` il ne retient que les
          *     dossiers rattachés à un avis localisé ; `montant_min` ne vaut que pour
          *     `attribution` ; `dvf` et `attribution` exigent des départements suivis
-         *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes. Une organisation
+         *     (`departements`) et sont sinon retirées ; `dvf` ignore les termes ; une source
+         *     surveillée sans donnée, ou que la synchronisation du service tient en retard, en échec
+         *     ou désactivée (voir `referentiel_sources`), est signalée. Une organisation
          *     a au plus 200 alertes. Le robot signale ce qui est entré dans le service depuis la
          *     dernière évaluation de l'alerte (fenêtre close une heure avant son passage, pour ne
          *     rien manquer d'un import en cours), plus un rappel par avis signalé quand sa date
@@ -174,7 +176,8 @@ export interface paths {
          *     événement non acquitté revient à la lecture suivante, un événement acquitté
          *     (evenements_acquitter, avec son `ack_token`) ne revient jamais. Sortes d'événement
          *     (`kind`) : `nouveau_marche` (avis publié), `rappel_echeance` (date limite de réponse
-         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `attribution` (marché
+         *     dans 7 jours), `nouveau_dce` (dossier de consultation), `dce_modifie` (nouvelle version d'un
+         *     dossier de consultation : « DCE modifié »), `attribution` (marché
          *     attribué), `permis` (permis autorisé), `publication` (réseaux sociaux),
          *     `deliberation` (conseil municipal), `annonce_bodacc`, `entreprise`, `contact`,
          *     `vente` (DVF). Chaque événement porte `id`, `kind`, `alerte_id`, `source`,
@@ -851,7 +854,9 @@ export interface paths {
          * @description Liste les dix sources qu'une alerte peut surveiller (`marche`, `dce`, `attribution`,
          *     `permis`, `reseaux_sociaux`, `mairie`, `bodacc`, `entreprise`, `contact`, `dvf`),
          *     ce que chacune surveille, si elle exige des départements suivis et si les termes
-         *     de recherche s'y appliquent.
+         *     de recherche s'y appliquent, ce que le service en détient et sa fraîcheur
+         *     (`synchronisation` : à jour, en retard, en échec, désactivée ou import manuel, avec
+         *     la dernière synchronisation réussie de chacun de ses producteurs).
          *
          *     Version du contrat : 3.0.0.
          */
@@ -2051,8 +2056,10 @@ export interface components {
                 date_limite_modifiee: boolean;
                 /** @description L'avis a été annulé. */
                 annule: boolean;
-                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, ANNULATION…). */
+                /** @description L'état de l'avis (INITIAL, RECTIFICATIF, AVIS_ANNULE…). */
                 etat: string | null;
+                /** @description Ce qu'un avis ultérieur de la même procédure (rectificatif, annulation, `annonce_lie`) a changé à l'avis : « date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … » ; null sinon. */
+                modification: string | null;
             } | null;
             /** @description À renvoyer dans suivis.update : une version périmée est refusée (409). */
             version: number;
@@ -2145,7 +2152,7 @@ export interface components {
                 /** @description Identifiant de la pièce dans le dossier (p1, p2…), pour dossiers.update. */
                 id: string;
                 libelle: string;
-                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, rib) ; null pour une pièce ajoutée. */
+                /** @description La pièce usuelle reconnue (dc1, dc2, dume, memoire_technique, attestation_assurance, attestation_fiscale, attestation_sociale, kbis, qualification, planning, bpu, dpgf, dqe, acte_engagement, cadre_reponse_technique, cadre_reponse_financier, rib) ; null pour une pièce ajoutée. */
                 code: string | null;
                 statut: components["schemas"]["ResponseItemStatus"];
                 statut_libelle: string;
@@ -2193,13 +2200,18 @@ export interface components {
          * @description Sorte d'événement : `nouveau_marche` un avis de marché publié (source marche) ;
          *     `rappel_echeance` la date limite de réponse d'un avis suivi est dans 7 jours (une
          *     fois par avis) ; `nouveau_dce` un dossier de consultation qui cite les termes ;
+         *     `dce_modifie` une nouvelle version d'un dossier de consultation (« DCE modifié ») qui
+         *     cite les termes, signalée à chaque version ;
+         *     `avis_modifie` un avis déjà signalé par l'alerte a été rectifié (date limite
+         *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis ;
+         *     la fiche dit le changement dans `fields.modification`) ;
          *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
          *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
          *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de
          *     l'annuaire ; `contact` un contact de l'annuaire ; `vente` une vente immobilière (DVF).
          * @enum {string}
          */
-        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
+        EventKind: "nouveau_marche" | "rappel_echeance" | "nouveau_dce" | "dce_modifie" | "avis_modifie" | "attribution" | "permis" | "publication" | "deliberation" | "annonce_bodacc" | "entreprise" | "contact" | "vente";
         /** @description Position de l'abonnement dans le journal de l'alerte (texte opaque, à ne pas interpréter) : tout ce qui précède est acquitté. */
         EventCheckpoint: string;
         /** @description La fiche de l'événement telle que les recherches de sa source la rendent, sans coordonnées. */
@@ -2369,7 +2381,14 @@ export interface components {
             /** @description Acheteur, montant, date et titulaires en une phrase. */
             resume: string;
             fields: {
+                /** @description Identifiant du marché dans sa source (DECP ; pour un avis d'attribution, idweb et lot). */
                 id_decp: string;
+                /**
+                 * @description `decp` les données essentielles du marché ; `boamp` les résultats d'un avis d'attribution (publiés des mois avant les DECP).
+                 * @enum {string}
+                 */
+                source: "decp" | "boamp";
+                /** @description Nom de l'acheteur tel que publié, sinon celui de l'annuaire (SIRENE) pour son SIRET. */
                 acheteur: string | null;
                 acheteur_id: string | null;
                 objet: string | null;
@@ -2378,16 +2397,46 @@ export interface components {
                 nature: string | null;
                 lieu_code: string | null;
                 departement: string | null;
-                /** @description En euros hors taxes. */
+                /** @description Montant en vigueur en euros hors taxes, après les modifications (avenants). 0 veut dire non publié (accords-cadres sans maximum) : voir `montant_libelle`. */
                 montant: number | null;
+                /** @description Faux quand le montant est absent ou publié à 0 (non publié). */
+                montant_publie: boolean;
+                /** @description Le montant en toutes lettres (« 125 000 € »), ou « montant non publié » pour un montant de 0. */
+                montant_libelle: string | null;
+                /** @description Montant notifié avant toute modification. */
+                montant_initial: number | null;
                 /** @description AAAA-MM-JJ. */
                 date_notification: string | null;
+                /** @description Durée en vigueur */
                 duree_mois: number | null;
+                duree_mois_initiale: number | null;
                 forme_prix: string | null;
+                /** @description Les titulaires en vigueur. Un titulaire dont l'identifiant n'est pas un SIRET valide est gardé tel que publié (`siret` et `siren` null, `identifiant` et `type_identifiant` comme la source les donne). */
                 titulaires: {
-                    siret: string;
-                    siren: string;
+                    siret: string | null;
+                    siren: string | null;
+                    /** @description Telle que publiée, sinon celle de l'annuaire (SIRENE). */
                     denomination: string | null;
+                    /** @description Identifiant tel que publié. */
+                    identifiant: string | null;
+                    /** @description SIRET, SIREN, TVA, HORS-UE… tel que publié. */
+                    type_identifiant: string | null;
+                }[];
+                /** @description Historique des modifications (avenants), de la plus ancienne à la plus récente. */
+                modifications: {
+                    id: string | null;
+                    /** @description AAAA-MM-JJ. */
+                    date: string | null;
+                    objet: string | null;
+                    /** @description Nouveau montant fixé par la modification. */
+                    montant: number | null;
+                    /** @description Nouvelle durée fixée par la modification. */
+                    duree_mois: number | null;
+                    /** @description Nouveaux titulaires, quand la modification en nomme. */
+                    titulaires: {
+                        identifiant: string | null;
+                        denomination: string | null;
+                    }[] | null;
                 }[];
                 /** @description Lien permanent du service. */
                 url: string;
@@ -2763,7 +2812,33 @@ export interface components {
                 procedure: string | null;
                 /** @description Code CPV principal (45261000-4). */
                 cpv: string | null;
+                /** @description Codes CPV de l'avis, le principal d'abord, puis les complémentaires et ceux des lots (formulaires eForms, MAPA et FNSimple). */
                 cpv_codes: string[];
+                /** @description SIRET de l'acheteur quand l'avis le donne (identifiant de l'organisation acheteuse des avis eForms). */
+                acheteur_siret: string | null;
+                /** @description Valeur estimée hors taxes en euros */
+                valeur_estimee: number | null;
+                /** @description Les lots de l'avis (un lot publié seul compte aussi). */
+                lots: {
+                    /** @description Numéro ou identifiant du lot (LOT-0001 dans les avis eForms). */
+                    numero: string;
+                    titre: string | null;
+                    cpv_codes: string[];
+                    valeur_estimee: number | null;
+                }[];
+                /** @description L'avis est annulé (son état, ou un avis d'annulation qui le cite). */
+                annule: boolean;
+                /** @description Les avis antérieurs que cet avis rectifie ou annule (`annonce_lie`). */
+                annonces_liees: string[];
+                /** @description Le dernier changement apporté par un avis ultérieur de la même procédure (rectificatif, annulation), null s'il n'y en a pas. */
+                modification: {
+                    /** @description Quand le service l'a appris (ISO 8601, heure de Paris). */
+                    le: string;
+                    /** @description L'idweb de l'avis rectificatif ou d'annulation. */
+                    par: string | null;
+                    /** @description Ce qu'il change (« date limite fixée au 15/09/2026 par l'avis rectificatif 26-12345 », « avis annulé par l'avis … »). */
+                    libelle: string | null;
+                } | null;
                 /** @description Lien permanent du service vers cet avis. */
                 url: string;
             };
@@ -2821,8 +2896,13 @@ export interface components {
                 capital_social_eur: number | null;
                 nombre_certifications_actives: number;
                 est_rge: boolean;
-                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). */
+                /** @description Faux quand la raison sociale n'est pas diffusée, ou que l'unité légale n'est pas encore importée (seuls ses établissements le sont : les champs de l'unité sont alors null). Vrai pour une entreprise connue du seul registre (RNE) qui donne sa dénomination (voir `source_identite`). */
                 raison_sociale_connue: boolean;
+                /**
+                 * @description D'où vient l'identité de la fiche : `sirene` l'unité légale du stock SIRENE ; `sirene_etablissements` ses seuls établissements (unité pas encore importée) ; `rne` le registre national des entreprises (INPI), pour une entreprise absente du stock SIRENE importé : dénomination, forme juridique, code APE, code postal et commune du siège d'une personne morale (jamais l'adresse d'une personne physique).
+                 * @enum {string}
+                 */
+                source_identite: "sirene" | "sirene_etablissements" | "rne";
                 rge_domaines: string[];
                 /** @description Procédures collectives de l'entreprise publiées au BODACC (familles collective, conciliation et rétablissement professionnel : ouverture, conversion, plan, clôture…), la plus récente parution d'abord, 20 au plus ; liste vide si aucune annonce importée ne la cite. Chacune : date de parution, nature et date du jugement, tribunal, identifiant et lien de l'annonce (détail avec bodacc.get). */
                 procedures_collectives: components["schemas"]["CollectiveProceeding"][];
@@ -3153,15 +3233,15 @@ export interface components {
          */
         RegionCode: "11" | "24" | "27" | "28" | "32" | "44" | "52" | "53" | "75" | "76" | "84" | "93" | "94" | "01" | "02" | "03" | "04" | "06";
         /**
-         * @description Nature d'une pièce, reconnue par son nom puis sa première page : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), acte d'engagement (ae), plan, annexe, autre.
+         * @description Nature d'une pièce, reconnue par son nom de fichier, puis ses dossiers, puis le titre au début de son texte : règlement de la consultation (rc), cahier des clauses administratives (ccap) ou techniques (cctp) particulières, bordereau des prix unitaires (bpu), décomposition du prix global et forfaitaire (dpgf), détail quantitatif estimatif (dqe), acte d'engagement (ae, ATTRI1), lettre de candidature (dc1), déclaration du candidat (dc2), document unique de marché européen (dume), registre des questions et réponses (questions_reponses), cadre de réponse technique ou financier imposé (cadre_reponse), plan, annexe, autre.
          * @enum {string}
          */
-        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre";
+        DceDocType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre";
         /**
          * @description La nature de la pièce à lire (voir DceDocType), ou `sommaire` pour la table des matières.
          * @enum {string}
          */
-        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "ae" | "plan" | "annexe" | "autre" | "sommaire";
+        DceReadType: "rc" | "ccap" | "cctp" | "bpu" | "dpgf" | "dqe" | "ae" | "dc1" | "dc2" | "dume" | "questions_reponses" | "cadre_reponse" | "plan" | "annexe" | "autre" | "sommaire";
         DcePiece: {
             /** @description Nom de la pièce dans le dossier (chemin dans l'archive). */
             filename: string;
@@ -3260,7 +3340,35 @@ export interface components {
                  */
                 derniere_entree: string | null;
             };
+            /** @description Fraîcheur de la source (lue au plus une fois par minute). Le service se tient à jour seul auprès des producteurs quand son exploitant active la synchronisation ; sinon, et pour les sources sans producteur national (`mairie`, `reseaux_sociaux`, `contact`, `dce`), les données viennent d'imports (`import manuel`). Une source alimentée par plusieurs producteurs (`entreprise` : SIRENE, RGE, RNE, ratios) prend l'état le moins bon de ceux qui sont synchronisés. */
+            synchronisation: {
+                etat: components["schemas"]["SyncState"];
+                /** @description Pourquoi la source n'est pas à jour (désactivée, en échec, en retard) ; null quand elle l'est. */
+                raison: string | null;
+                /**
+                 * Format: date-time
+                 * @description Plus ancienne des dernières synchronisations réussies de ses producteurs synchronisés (ISO 8601, heure de Paris) ; null : jamais.
+                 */
+                derniere_synchronisation: string | null;
+                /** @description Chaque producteur de la source et son état ; vide pour une source sans producteur national. */
+                connecteurs: {
+                    /** @description Nom du connecteur (`boamp`, `sirene`…), celui de `npm run sync -- --source`. */
+                    nom: string;
+                    libelle: string;
+                    etat: components["schemas"]["SyncState"];
+                    raison: string | null;
+                    /** Format: date-time */
+                    derniere_synchronisation: string | null;
+                    /** Format: date-time */
+                    dernier_echec: string | null;
+                }[];
+            };
         };
+        /**
+         * @description `à jour` : synchronisée à la cadence de son producteur ; `en retard` : pas de synchronisation réussie depuis plus que sa cadence ne le prévoit (ou jamais) ; `en échec` : la dernière synchronisation a échoué (raison donnée) ; `désactivée` : la synchronisation tourne mais pas pour ce producteur (identifiants absents, source écartée par l'exploitant) ; `import manuel` : les données ne viennent que d'imports.
+         * @enum {string}
+         */
+        SyncState: "à jour" | "en retard" | "en échec" | "désactivée" | "import manuel";
         Departement: {
             code: components["schemas"]["DepartementCode"];
             nom: string;

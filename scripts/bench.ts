@@ -7,7 +7,9 @@
 // 4. The alert robot (scripts/bench/robot.ts): 10,000 alerts against a 3-hour batch of
 //    10,000 new documents, duration and peak memory.
 // 5. The bid workspace (scripts/bench/workspace.ts): suivis.create at 20 connections, p50/p99.
-// 6. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
+// 6. The synchronisation (scripts/bench/sync.ts): runs against replays of the publishers'
+//    APIs, rows per second and peak memory.
+// 7. On the large demo set (scripts/bench/large.ts): import rates, then entreprises.get and
 //    a two-word marches.search through the HTTP API, each figure next to its target. On by
 //    default (about 7 minutes on the quiet 2-core machine, 15 on a busy one, plus ~5.5
 //    minutes to generate the data set); skipped with `--no-large` or BENCH_LARGE=0;
@@ -18,6 +20,7 @@ import { benchEvents } from './bench/events.js';
 import { benchWorkspace } from './bench/workspace.js';
 import { benchLargeSet } from './bench/large.js';
 import { benchRobot } from './bench/robot.js';
+import { benchSync } from './bench/sync.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
@@ -79,6 +82,7 @@ else {
   await benchEvents();
   await benchRobot();
   await benchWorkspace();
+  await benchSync();
 }
 if (large) await benchLargeSet();
 else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');

@@ -67,7 +67,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const eventAckKey = await secret(db, 'event-acks', () => randomBytes(32).toString('base64url'));
   const email = { smtpConfigured: config.smtpUrl !== undefined, mailFrom: config.mailFrom, resolver: config.emailDnsResolver ?? systemResolver() };
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
-  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore };
+  const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore, sync: config.sync };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
   // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
@@ -83,7 +83,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const openapi = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as object;
   const transport = { contract, callPath, authenticator, limits: config.limits, logger, publicUrl: config.publicUrl };
 
-  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured });
+  const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured, sync: config.sync });
   const interactions = createInteractionPages(auth, control, now);
   const selfService = createSelfServicePages({
     auth,
@@ -157,6 +157,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get('/compte/journal', selfService.journal)
     .get('/compte/acces-ia', accountPages.accesses)
     .get('/compte/courriels', accountPages.emails)
+    .get('/compte/sources', accountPages.sources)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
     .post('/compte/deconnexion', accountPages.signOut)
     .get('/compte/abonnement', accountPages.plan)

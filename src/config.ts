@@ -2,6 +2,7 @@
 import { dirname, join } from 'node:path';
 import type { ClientMetadataTestTrust } from './auth/client-metadata-documents.js';
 import type { DnsResolver } from './domains/emails/dns-check.js';
+import type { HttpTiming } from './sync/http.js';
 
 export interface Config {
   port: number;
@@ -39,6 +40,20 @@ export interface Config {
   emailDnsResolver?: DnsResolver;
   /** The operator's details shown on the legal pages (privacy, terms, legal notice, support). */
   legal: LegalSettings;
+  /**
+   * Synchronisation with the publishers: `SYNC=on` runs it in the service (off by default: a
+   * machine without network keeps working on its imports); `SYNC_SOURCES` chooses sources
+   * (default: every source whose credentials are present); `settings` holds the publishers'
+   * addresses (`BOAMP_API_URL`…) and credentials (`INSEE_API_KEY`, `INPI_USERNAME`, `INPI_PASSWORD`).
+   */
+  sync: {
+    enabled: boolean;
+    sources: string[] | null;
+    settings: Record<string, string | undefined>;
+    leaseMs: number;
+    /** Tests only (never read from the environment): shorter HTTP timeouts and pauses. */
+    timing?: Partial<HttpTiming>;
+  };
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
 }
@@ -113,6 +128,32 @@ function defaultStoreDir(databaseUrl: string): string {
   return sqlite && sqlite !== ':memory:' ? join(dirname(sqlite), 'dce-objects') : join('data', 'dce-objects');
 }
 
+/** The environment names the synchronisation reads: the publishers' addresses and credentials. */
+export const SYNC_SETTING_NAMES = [
+  'BOAMP_API_URL',
+  'BODACC_API_URL',
+  'DECP_API_URL',
+  'SIRENE_API_URL',
+  'RGE_API_URL',
+  'RNE_API_URL',
+  'RATIOS_API_URL',
+  'DVF_FILES_URL',
+  'SITADEL_API_URL',
+  'INSEE_API_KEY',
+  'INPI_USERNAME',
+  'INPI_PASSWORD',
+] as const;
+
+function syncConfig(env: NodeJS.ProcessEnv): Config['sync'] {
+  const sources = (env.SYNC_SOURCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    enabled: ['on', '1', 'true', 'oui'].includes((env.SYNC ?? 'off').trim().toLowerCase()),
+    sources: sources.length ? sources : null,
+    settings: Object.fromEntries(SYNC_SETTING_NAMES.map((name) => [name, env[name]?.trim() || undefined])),
+    leaseMs: positiveInteger(env.SYNC_LEASE_SECONDS, 120, 'SYNC_LEASE_SECONDS') * 1000,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`);
@@ -134,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: mailFrom(env.MAIL_FROM),
     legal: legalSettings(env, mailFrom(env.MAIL_FROM)),
     mailTiming: { ...DEFAULT_MAIL_TIMING },
+    sync: syncConfig(env),
     limits: { ...DEFAULT_LIMITS },
   };
 }

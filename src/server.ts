@@ -14,6 +14,8 @@ import { deleteDueOrganisations } from './domains/account/erasure.js';
 import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
 import { startRobotScheduler, type RobotScheduler } from './domains/robot/scheduler.js';
 import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
+import { CONNECTORS } from './domains/connectors.js';
+import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -36,6 +38,8 @@ export interface RunningService {
   url: string;
   /** The e-mail delivery worker, when an SMTP server is configured (tests drive its ticks). */
   mailer: DeliveryWorker | null;
+  /** The synchronisation with the publishers, when `SYNC=on`. */
+  sync: SyncScheduler | null;
   stop: () => Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export async function startService(
   // body limit, on every route (OAuth's and the pages' too, read by oidc-provider and the
   // forms); Node checks every second rather than every 30 s (a dribbled request used to be
   // held 324 s).
+  const unknownSources = (config.sync.sources ?? []).filter((name) => !CONNECTORS.some((c) => c.name === name));
+  if (unknownSources.length) throw new Error(`SYNC_SOURCES : source inconnue ${unknownSources.join(', ')} (sources : ${CONNECTORS.map((c) => c.name).join(', ')})`);
   const { headersTimeoutMs, bodyTimeoutMs } = config.limits;
   const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: headersTimeoutMs + bodyTimeoutMs, connectionsCheckingInterval: 1000 });
   server.listen(config.port, config.host);
@@ -84,6 +90,9 @@ export async function startService(
   // queries are short: the service's connection serves them.
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
   const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
+  // The synchronisation: a connection of its own (its page writes never queue the calls), as the robot's.
+  const syncDb = config.sync.enabled ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
+  const sync: SyncScheduler | null = syncDb ? startSyncScheduler({ db: syncDb, connectors: CONNECTORS, plan: config.sync, logger, deps: { leaseMs: config.sync.leaseMs, timing: config.sync.timing } }) : null;
   // Expired sign-in and OAuth rows: every hour, the first a minute after the start (its own work done).
   const sweep: PeriodicTask | null = config.expiredRowsSweep
     ? startPeriodicTask({
@@ -114,13 +123,15 @@ export async function startService(
       .then(() => sweep?.stop())
       .then(() => robot?.stop())
       .then(() => mailer?.stop())
+      .then(() => sync?.stop())
+      .then(() => syncDb?.destroy())
       .then(() => robotDb?.destroy())
       .then(() => checkpointer?.stop())
       .then(() => (control === db ? undefined : control.destroy()))
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore, logger, url, mailer, stop };
+  return { server, db, dceStore, logger, url, mailer, sync, stop };
 }
 
 /**

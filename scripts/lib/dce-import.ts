@@ -20,6 +20,8 @@ function printReport(report: DceImportReport, seconds: number, store: ObjectStor
   console.log(
     `Dossier de consultation ${report.id} ${OUTCOMES[report.outcome]}, version ${report.version}${report.marcheId ? `, avis ${report.marcheId}` : ', sans avis rattaché'} : ${report.pieces.length} pièces, ${report.bytes} octets, en ${seconds.toFixed(1)} s (pièces gardées dans ${store.description}).`,
   );
+  if (report.contactDetailsMasked)
+    console.log(`  ${report.contactDetailsMasked} coordonnée${report.contactDetailsMasked > 1 ? 's' : ''} (téléphone, courriel ou adresse web) masquée${report.contactDetailsMasked > 1 ? 's' : ''} dans le texte (les pièces restent telles que publiées).`);
   for (const p of report.pieces)
     console.log(
       `  ${p.filename} : ${p.docType}${p.lot !== null ? `, lot ${p.lot}` : ''}, ${p.readingPages} page${p.readingPages > 1 ? 's' : ''} de lecture${p.scannedPages ? `, ${p.scannedPages} page${p.scannedPages > 1 ? 's' : ''} numérisée${p.scannedPages > 1 ? 's' : ''} sans texte` : ''}`,

@@ -17,6 +17,8 @@ import { confirmSubscription, memberCount, pendingRequest, requestById } from '.
 import { PRICE_EUR_EXCL_TAX, PRICE_TEXT, planPagePath, requestPagePath } from '../domains/plan/actions.js';
 import { presentEmail } from '../domains/emails/actions.js';
 import { listEmails } from '../domains/emails/store.js';
+import { sourcesPageHtml } from './sources-page.js';
+import type { SyncPlan } from '../sync/status.js';
 
 export const SESSION_COOKIE = 'compte_session';
 
@@ -64,7 +66,7 @@ function planHtml(ctx: Context, status: number, title: string, body: string): vo
 /** Sends shown on the e-mail page: the latest ones (emails_lister pages through all). */
 const EMAILS_SHOWN = 50;
 
-export function createAccountPages(auth: AuthServer, db: Database, now: () => Date, options: { smtpConfigured: boolean } = { smtpConfigured: false }) {
+export function createAccountPages(auth: AuthServer, db: Database, now: () => Date, options: { smtpConfigured: boolean; sync?: SyncPlan } = { smtpConfigured: false }) {
   const secure = auth.issuer.startsWith('https:');
   const cookie = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/compte', overwrite: true };
 
@@ -227,6 +229,16 @@ ${!organisationId ? '<p><em>Votre compte n’appartient à aucune organisation.<
     }),
 
     /** GET /compte/abonnement: the organisation's plan, and its request awaiting confirmation. */
+    /** GET /compte/sources: the sources' synchronisation, for the organisation's administrators. */
+    sources: signedIn(async (ctx, userId) => {
+      const account = await loadAccount(db, userId);
+      if (account?.role !== 'admin') return planHtml(ctx, 403, 'Page réservée aux administrateurs', '<p>L’état des sources et de leur synchronisation est réservé aux administrateurs.</p>');
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Frame-Options', 'DENY');
+      ctx.body = await sourcesPageHtml(db, options.sync ?? { enabled: false, sources: null, settings: {} }, now());
+    }),
+
     plan: signedIn(async (ctx, userId) => {
       const account = await loadAccount(db, userId);
       const orgId = account?.organisationId ?? null;

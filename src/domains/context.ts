@@ -14,6 +14,7 @@ export interface EmailServices {
   resolver: DnsResolver;
 }
 import type { ObjectStore } from '../platform/files/object-store.js';
+import type { SyncPlan } from '../sync/status.js';
 
 export interface Services {
   db: Database;
@@ -32,4 +33,6 @@ export interface Services {
   eventAckKey: string;
   /** E-mail sends; absent: the outbox only, the service's default sender, the system resolver. */
   email?: EmailServices;
+  /** The synchronisation with the publishers as configured (freshness said to users); absent: off. */
+  sync?: SyncPlan;
 }

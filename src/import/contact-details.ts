@@ -1,6 +1,8 @@
 // Contact details (telephone numbers, e-mail addresses, web addresses) in the records of a
-// source: found, masked in texts, or dropped with their key, and counted, so that none is
-// ever stored. Generic: the importers say which keys are contact keys and which are texts.
+// source or in a document's text: found, masked (or removed) in texts, or dropped with their
+// key, and counted, so that none is ever stored or answered. The one place that knows what a
+// contact detail looks like: the importers say which keys are contact keys and which are
+// texts; the consultation files' text goes through the same masking.
 
 /** The import's note for each contact detail taken out of a record kept (see `Mapped`). */
 export const CONTACT_DETAIL_NOTE = 'coordonnée (téléphone, courriel ou adresse web) supprimée ou masquée, jamais enregistrée';
@@ -15,18 +17,19 @@ const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 // French numbers (0X XX XX XX XX with spaces, dots or hyphens; +33 or 0033, with or without
 // the (0)), and other international numbers of 8 digits or more after a `+`.
 const PHONE = /(?:(?:\+|00)33\s?(?:\(0\)\s?)?|\b0)[1-9](?:[\s.-]?\d{2}){4}\b|\+\d{1,3}(?:[\s.-]?\d){8,14}\b/g;
-const WEB = /\b(?:https?:\/\/|www\.)[^\s"'<>]+/gi;
+// A web address ends before the punctuation that follows it in a sentence (« www.x.fr, tél »).
+const WEB = /\b(?:https?:\/\/|www\.)[^\s"'<>]*[^\s"'<>.,;:!?)\]»]/gi;
 const PATTERNS = [EMAIL, WEB, PHONE];
 const TESTS = PATTERNS.map((p) => new RegExp(p.source, p.flags.replace('g', '')));
 
-/** The text with every contact detail masked, and how many were. */
-export function maskContactDetails(text: string): { text: string; masked: number } {
+/** The text with every contact detail replaced by `replacement` (the mask, or '' to remove them), and how many were. */
+export function maskContactDetails(text: string, replacement: string = MASK): { text: string; masked: number } {
   let masked = 0;
   let out = text;
   for (const pattern of PATTERNS) {
     out = out.replace(pattern, () => {
       masked += 1;
-      return MASK;
+      return replacement;
     });
   }
   return { text: out, masked };

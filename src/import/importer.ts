@@ -44,6 +44,8 @@ export interface WriteCounts {
   updated: number;
   /** Rows not written because the stored version is newer (`versionColumn`). */
   kept: number;
+  /** What the write found out about rows kept (a company known by one source only…), in French, with how many rows each: counted in the report's notes. */
+  notes?: Record<string, number>;
 }
 
 const catalogues = new WeakMap<object, string>();

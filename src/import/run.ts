@@ -233,6 +233,7 @@ export async function importFile<Raw, Row>(
         report.inserted += result.inserted;
         report.updated += result.updated;
         report.kept += result.kept;
+        for (const [note, n] of Object.entries(result.notes ?? {})) report.notes[note] = (report.notes[note] ?? 0) + n;
       }
       progress.update(report.read, readBytes);
     }

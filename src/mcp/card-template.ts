@@ -106,7 +106,8 @@ function texteDe(resultat) {
 
 var TYPES_PIECE = {
   rc: 'Règlement de la consultation', ccap: 'CCAP', cctp: 'CCTP', bpu: 'Bordereau des prix (BPU)', dpgf: 'DPGF',
-  ae: 'Acte d’engagement', plan: 'Plan', annexe: 'Annexe', autre: 'Autre pièce'
+  dqe: 'Détail quantitatif estimatif (DQE)', ae: 'Acte d’engagement', dc1: 'Lettre de candidature (DC1)', dc2: 'Déclaration du candidat (DC2)',
+  dume: 'DUME', questions_reponses: 'Questions et réponses', cadre_reponse: 'Cadre de réponse', plan: 'Plan', annexe: 'Annexe', autre: 'Autre pièce'
 };
 
 function typePiece(code) {

@@ -133,6 +133,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     mailFrom: 'ne-pas-repondre@service.test',
     mailTiming: { ...DEFAULT_MAIL_TIMING },
     legal: { ...loadConfig({}).legal, operator: 'Exploitant de test SAS', supportEmail: 'support@service.test' },
+    sync: { enabled: false, sources: null, settings: {}, leaseMs: 120_000 },
     // Tests never reach real DNS: an empty zone unless a test gives its own.
     emailDnsResolver: {
       resolveTxt: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),

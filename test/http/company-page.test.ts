@@ -35,6 +35,7 @@ function record(fields: Partial<CompanyRecord['fields']> = {}, id = '184200012')
       nombre_certifications_actives: 0,
       est_rge: false,
       raison_sociale_connue: false,
+      source_identite: 'sirene',
       rge_domaines: [],
       dirigeants: [],
       evolution_ca: [],

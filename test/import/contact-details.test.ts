@@ -6,7 +6,11 @@ describe('contact details', () => {
   it('masks French and international telephone numbers, e-mails and web addresses in a text, counting each', () => {
     const { text, masked } = maskContactDetails('Appeler le 02 98 98 89 89, le 06.12.34.56.78, le +33 (0)1 23 45 67 89 ou le 0298988989 ; écrire à a.b@quimper.bzh ; voir https://quimper.bzh/x et www.quimper.bzh.');
     expect(masked).to.equal(7);
-    expect(text).to.equal(`Appeler le ${MASK}, le ${MASK}, le ${MASK} ou le ${MASK} ; écrire à ${MASK} ; voir ${MASK} et ${MASK}`);
+    expect(text).to.equal(`Appeler le ${MASK}, le ${MASK}, le ${MASK} ou le ${MASK} ; écrire à ${MASK} ; voir ${MASK} et ${MASK}.`);
+  });
+
+  it('ends a web address before the punctuation of the sentence', () => {
+    expect(maskContactDetails('Profil acheteur : https://www.marches-publics.gouv.fr, ou (www.achatpublic.com).').text).to.equal(`Profil acheteur : ${MASK}, ou (${MASK}).`);
   });
 
   it('leaves amounts, dates, SIRENs and ordinary words alone', () => {

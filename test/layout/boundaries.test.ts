@@ -1,4 +1,4 @@
-// Rule: lint holds the borders between layers: platform/ knows no domain, identity, access or transport; domains/ no transport; import/ no domain; transports no domain; src/ nothing of scripts/.
+// Rule: lint holds the borders between layers: platform/ knows no domain, identity, access or transport; domains/ no transport; import/ and sync/ no domain; transports no domain; src/ nothing of scripts/.
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
@@ -31,6 +31,11 @@ const cases: { file: string; specifier: string; refused: boolean }[] = [
   { file: 'src/import/bad.ts', specifier: '../domains/companies/import-sirene.js', refused: true },
   { file: 'src/import/good.ts', specifier: './importer.js', refused: false },
   { file: 'src/import/good.ts', specifier: '../platform/db/statements.js', refused: false },
+  // sync/
+  { file: 'src/sync/bad.ts', specifier: '../domains/connectors.js', refused: true },
+  { file: 'src/sync/bad.ts', specifier: '../auth/store/accounts.js', refused: true },
+  { file: 'src/sync/good.ts', specifier: '../import/importer.js', refused: false },
+  { file: 'src/sync/good.ts', specifier: '../platform/paris-time.js', refused: false },
   // transports
   { file: 'src/rest/bad.ts', specifier: '../domains/companies/actions.js', refused: true },
   { file: 'src/mcp/bad.ts', specifier: '../domains/index.js', refused: true },

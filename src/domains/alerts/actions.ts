@@ -9,6 +9,8 @@ import { ConflictError, InvalidArgumentsError } from '../../errors.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
 import { sourceVolumes } from '../source-volumes.js';
+import { sourcesFreshness } from '../source-freshness.js';
+import { SYNC_OFF } from '../reference/actions.js';
 import { dryRun, unsavedAlert } from '../robot/evaluate.js';
 import type { HandlerMap, OperationArgs, OperationResults } from '../../../generated/handler-map.js';
 
@@ -123,9 +125,17 @@ export function alertOut(a: AlertRecord): AlertOut {
   };
 }
 
-/** The truth about the data: a watched source the service holds nothing of raises nothing yet. */
-async function warnEmptySources(db: Services['db'], nowMs: number, plan: PlannedAlert): Promise<void> {
-  const volumes = await sourceVolumes(db, nowMs);
+/**
+ * The truth about the data: a watched source the service holds nothing of raises nothing yet,
+ * and one whose synchronisation is late, failing or disabled raises only what came before.
+ */
+async function warnEmptySources(db: Services['db'], sync: Services['sync'], nowMs: number, plan: PlannedAlert): Promise<void> {
+  const [volumes, freshness] = await Promise.all([sourceVolumes(db, nowMs), sourcesFreshness(db, sync ?? SYNC_OFF, nowMs)]);
+  for (const source of plan.record.sourcesWatched) {
+    const state = freshness.get(source);
+    if (state && (state.etat === 'en retard' || state.etat === 'en échec' || state.etat === 'désactivée'))
+      plan.warnings.push(`La source ${quote(source)} est ${state.etat} dans la synchronisation du service${state.raison ? ` (${state.raison})` : ''} : l'alerte n'y trouvera que ce qui est déjà entré (voir referentiel_sources).`.slice(0, 500));
+  }
   const empty = plan.record.sourcesWatched.filter((s) => (volumes.get(s as AlertSource)?.records ?? 0) === 0);
   if (empty.length)
     plan.warnings.push(
@@ -138,11 +148,11 @@ export const PREVIEW_DAYS = 7;
 /** Records per source on the free plan: the counts are whole, the sample is smaller. */
 export const PREVIEW_FREE_RECORDS = 2;
 
-export function alertActions({ db, now, publicUrl }: Services): AlertActions {
+export function alertActions({ db, now, publicUrl, sync }: Services): AlertActions {
   return {
     'alertes.create': async (args, caller) => {
       const plan = planAlert(args);
-      await warnEmptySources(db, now().getTime(), plan);
+      await warnEmptySources(db, sync, now().getTime(), plan);
       // Writes have been checked to have an organisation (call path).
       const organisationId = caller.organisationId as string;
       const record: AlertRecord = {
@@ -176,7 +186,7 @@ export function alertActions({ db, now, publicUrl }: Services): AlertActions {
     'alertes.preview': async (args, caller) => {
       const plan = planCriteria(args);
       const at = now();
-      await warnEmptySources(db, at.getTime(), plan);
+      await warnEmptySources(db, sync, at.getTime(), plan);
       const from = new Date(at.getTime() - PREVIEW_DAYS * 86_400_000);
       // The robot's own dry run over a pseudo-alert opened 7 days ago: the same matching as the real runs.
       const events = await dryRun({ db, publicUrl, now: at, alert: unsavedAlert(plan.record, from), upToNow: true });

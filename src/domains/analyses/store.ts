@@ -2,6 +2,10 @@
 // group and department. Aggregates are computed in TypeScript over bounded selections, so
 // SQLite and PostgreSQL give the same numbers (same rounding, same order, same ties).
 import type { Database } from '../../platform/db/database.js';
+import { directoryNames } from '../awards/import-decp.js';
+
+/** An amount as the analyses count it: 0 means "not published" (framework agreements), not zero euros. */
+const publishedAmount = (v: unknown): number | null => (v === null || v === undefined || Number(v) === 0 ? null : Number(v));
 
 /** At most this many awards feed one report (the most recent first). */
 export const REPORT_AWARD_CAP = 20_000;
@@ -26,25 +30,33 @@ export async function awardsWonBy(db: Database, siren: string, period: Period, c
   const q = db('awards as a')
     .leftJoin('buyers as b', 'b.id', 'a.buyer_id')
     .whereExists(db('award_winners as w').select(db.raw('1')).whereRaw('w.award_key = a.award_key').andWhere('w.siren', siren))
-    .select('a.award_key', 'a.cpv', 'a.departement', 'a.montant', 'a.date_notification', 'a.buyer_id', 'a.acheteur_nom', 'b.nom as buyer_nom')
+    .select('a.award_key', 'a.cpv', 'a.departement', 'a.montant', 'a.date_notification', 'a.buyer_id', 'a.acheteur_nom', 'a.acheteur_siret', 'b.nom as buyer_nom')
     .orderBy([{ column: 'a.date_notification', order: 'desc' }, { column: 'a.award_key', order: 'asc' }])
     .limit(cap + 1);
   if (period.from) q.where('a.date_notification', '>=', period.from);
   if (period.to) q.where('a.date_notification', '<=', period.to);
   const rows = (await q) as Record<string, unknown>[];
+  // A buyer published by its SIRET alone is named from the directory.
+  const names = await directoryNames(db, rows.map((r) => String(r.acheteur_siret ?? '').slice(0, 9)));
   return rows.map((r) => ({
     award_key: String(r.award_key),
     cpv: (r.cpv as string | null) ?? null,
     departement: (r.departement as string | null) ?? null,
-    montant: r.montant === null || r.montant === undefined ? null : Number(r.montant),
+    montant: publishedAmount(r.montant),
     date_notification: (r.date_notification as string | null) ?? null,
     buyer_id: (r.buyer_id as string | null) ?? null,
-    buyer_name: ((r.acheteur_nom ?? r.buyer_nom) as string | null) ?? null,
+    buyer_name:
+      (r.acheteur_nom as string | null) ??
+      (r.buyer_nom && r.buyer_nom !== r.buyer_id ? (r.buyer_nom as string) : null) ??
+      names.get(String(r.acheteur_siret ?? '').slice(0, 9)) ??
+      null,
   }));
 }
 
 /** A name the DECP gives the company's establishments, when SIRENE does not know it. */
 export async function winnerName(db: Database, siren: string): Promise<string | null> {
+  const known = (await directoryNames(db, [siren])).get(siren);
+  if (known) return known;
   const row = await db('award_winners').where({ siren }).whereNotNull('denomination').orderBy('siret').first('denomination');
   return (row?.denomination as string | undefined) ?? null;
 }
@@ -128,12 +140,15 @@ export async function marketWins(db: Database, f: MarketFilters, cap: number): P
       seen.add(key);
       wins.push({
         award_key: String(r.award_key),
-        montant: r.montant === null || r.montant === undefined ? null : Number(r.montant),
+        montant: publishedAmount(r.montant),
         date_notification: (r.date_notification as string | null) ?? null,
         siren: String(r.siren),
         denomination: (r.denomination as string | null) ?? null,
       });
     }
   }
+  // Winners published without a name take the directory's (SIRENE).
+  const names = await directoryNames(db, wins.filter((w) => !w.denomination).map((w) => w.siren));
+  for (const w of wins) w.denomination ??= names.get(w.siren) ?? null;
   return { wins, awards: kept.length, truncated };
 }

@@ -39,6 +39,7 @@ import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.
 import type { Importer, Mapped } from '../../import/importer.js';
 import { departementOfPostalCode, isoDate } from '../../import/fields.js';
 import { upsertRows, insertIgnoring } from '../../import/upsert.js';
+import { maskContactDetails } from '../../import/contact-details.js';
 import { DEPARTEMENTS } from '../reference/lists.js';
 import { reindexAnnouncements } from './search-index.js';
 import type { AnnouncementRow } from './rows.js';
@@ -118,14 +119,11 @@ export function frenchDate(value: unknown): string | null {
 
 const frenchDay = (iso: string) => iso.split('-').reverse().join('/');
 
-const CONTACT = [/[\w.+-]+@[\w-]+\.[\w.]+/g, /(?:\+33\s?|\b0)[1-9](?:[\s.-]?\d{2}){4}\b/g, /\bhttps?:\/\/[^\s"']+|\bwww\.[^\s"',;]+/gi];
-
-/** A text without the telephone numbers, e-mail and web addresses it may hold, and whether it held any. */
+/** A text without the telephone numbers, e-mail and web addresses it may hold (the shared patterns), and whether it held any. */
 export function withoutContacts(text: string | null): { text: string | null; removed: boolean } {
   if (!text) return { text, removed: false };
-  let out = text;
-  for (const pattern of CONTACT) out = out.replace(pattern, '');
-  if (out === text) return { text, removed: false };
+  const { text: out, masked } = maskContactDetails(text, '');
+  if (!masked) return { text, removed: false };
   const tidy = out
     .replace(/\s{2,}/g, ' ')
     .replace(/\s+([,.])/g, '$1')

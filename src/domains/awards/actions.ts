@@ -18,16 +18,29 @@ const BUYER_META = { sources: ['BOAMP (DILA)', 'Données essentielles de la comm
 
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
+/** An amount of 0 means "not published" (framework agreements without a maximum): never « 0 € ». */
+export const AMOUNT_NOT_PUBLISHED = 'montant non publié';
+
+/** The amount in words: « 0 » is « montant non publié ». */
+export function amountText(montant: number | null): string | null {
+  if (montant === null) return null;
+  return montant === 0 ? AMOUNT_NOT_PUBLISHED : euros(montant);
+}
+
 export function awardRecord(a: AwardView, publicUrl: string): AwardRecord {
-  const winners = a.titulaires.map((t) => t.denomination ?? t.siret).join(', ');
+  const winners = a.titulaires.map((t) => t.denomination ?? t.identifiant ?? 'titulaire sans nom').join(', ');
+  const amount = amountText(a.montant);
+  const amended = a.montant_initial !== null && a.montant !== null && a.montant !== a.montant_initial;
+  const amountPart = amount ? ` — ${amount}${amended ? ` après ${a.modifications.length} modification${a.modifications.length > 1 ? 's' : ''} (montant initial ${amountText(a.montant_initial)})` : ''}` : '';
   return {
     id: a.award_key,
     titre: a.objet ?? `Marché ${a.id}`,
-    resume: `${a.buyerName ?? 'Acheteur non précisé'}${a.montant !== null ? ` — ${euros(a.montant)}` : ''}${a.date_notification ? ` — notifié le ${frenchDate(a.date_notification)}` : ''}${
+    resume: `${a.buyerName ?? 'Acheteur non précisé'}${amountPart}${a.date_notification ? ` — notifié le ${frenchDate(a.date_notification)}` : ''}${
       winners ? ` — titulaire${a.titulaires.length > 1 ? 's' : ''} : ${winners}` : ''
-    }.`,
+    }${a.source === 'boamp' ? ' — d’après l’avis d’attribution publié au BOAMP' : ''}.`,
     fields: {
       id_decp: a.id,
+      source: a.source === 'boamp' ? 'boamp' : 'decp',
       acheteur: a.buyerName,
       acheteur_id: a.buyer_id,
       objet: a.objet,
@@ -37,10 +50,15 @@ export function awardRecord(a: AwardView, publicUrl: string): AwardRecord {
       lieu_code: a.lieu_code,
       departement: a.departement,
       montant: a.montant,
+      montant_publie: a.montant !== null && a.montant !== 0,
+      montant_libelle: amount,
+      montant_initial: a.montant_initial,
       date_notification: a.date_notification,
       duree_mois: a.duree_mois,
+      duree_mois_initiale: a.duree_mois_initiale,
       forme_prix: a.forme_prix,
       titulaires: a.titulaires,
+      modifications: a.modifications.slice(0, 100),
       url: `${publicUrl}/attributions/${encodeURIComponent(a.award_key)}`,
     },
   };

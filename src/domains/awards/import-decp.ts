@@ -1,10 +1,14 @@
 // DECP awarded contracts (JSON), 2019 format ({"marches": […]}) and 2024 format
-// ({"marches": {"marche": […]}}, winners wrapped in `titulaire`).
+// ({"marches": {"marche": […]}}, winners wrapped in `titulaire`). The amendments
+// (`modifications`) are applied in date order, their history kept with the amount and
+// duration first notified; a holder whose identifier is not a valid SIRET is kept as
+// published (identifier and type) and counted in the import's notes.
 import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 import { reindexAwards } from './search-index.js';
 import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.js';
-import type { Importer, Mapped } from '../../import/importer.js';
-import type { AwardRow } from './rows.js';
+import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
+import type { AwardAmendment, AwardRow } from './rows.js';
 import { normaliseCpv } from '../reference/lists.js';
 import { departementOfCommune, departementOfPostalCode, isoDate, isSiret } from '../../import/fields.js';
 import { insertIgnoring, upsertRows } from '../../import/upsert.js';
@@ -23,12 +27,70 @@ function departementOfPlace(code: string | null, type: string | null): string | 
   return null;
 }
 
-function winnersOf(titulaires: unknown): { siret: string; denomination: string | null }[] {
+/** A holder as published: its identifier (spaces removed), the type of it, its name. */
+interface Holder {
+  identifiant: string | null;
+  type_identifiant: string | null;
+  denomination: string | null;
+}
+
+/** The holders of a `titulaires` list: items plain or wrapped in `titulaire`, lists nested or not (2019 pipelines nest them). */
+function holdersOf(titulaires: unknown): Holder[] {
   if (!Array.isArray(titulaires)) return [];
-  return titulaires
-    .map((t) => ((t as { titulaire?: Raw }).titulaire ?? t) as Raw)
-    .filter((t) => String(t.typeIdentifiant ?? 'SIRET').toUpperCase() === 'SIRET' && isSiret(str(t.id)?.replace(/\s/g, '') ?? undefined))
-    .map((t) => ({ siret: (str(t.id) as string).replace(/\s/g, ''), denomination: str(t.denominationSociale) }));
+  return (titulaires.flat(4) as unknown[])
+    .map((t) => (t && typeof t === 'object' ? (((t as { titulaire?: unknown }).titulaire ?? t) as Raw) : null))
+    .filter((t): t is Raw => !!t && typeof t === 'object' && !Array.isArray(t))
+    .map((t) => ({ identifiant: str(t.id)?.replace(/\s/g, '') ?? null, type_identifiant: str(t.typeIdentifiant), denomination: str(t.denominationSociale) }))
+    .filter((h) => h.identifiant || h.denomination);
+}
+
+/** A holder with a valid SIRET (the type SIRET, or none given). */
+const hasSiret = (h: Holder) => (h.type_identifiant ?? 'SIRET').toUpperCase() === 'SIRET' && isSiret(h.identifiant ?? undefined);
+
+/** Why a holder without a valid SIRET is kept as published, for the import's summary. */
+export const HOLDER_KEPT_NOTE = 'titulaire sans SIRET valide gardé tel que publié (identifiant et type)';
+
+function splitHolders(holders: Holder[]): Pick<AwardRow, 'winners' | 'titulaires_autres'> {
+  const winners = new Map<string, { siret: string; denomination: string | null }>();
+  for (const h of holders.filter(hasSiret)) winners.set(h.identifiant as string, { siret: h.identifiant as string, denomination: h.denomination });
+  return { winners: [...winners.values()], titulaires_autres: holders.filter((h) => !hasSiret(h)) };
+}
+
+const amount = (v: unknown): number | null | undefined => {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+};
+
+/**
+ * The amendments (`modifications`), oldest first: 2019 items are the amendment itself,
+ * 2024 items wrap it in `modification`. Each may set a new amount, a new duration, new holders.
+ */
+function amendmentsOf(modifications: unknown): { amendment: AwardAmendment; holders: Holder[] | null }[] {
+  if (!Array.isArray(modifications)) return [];
+  const out = modifications
+    .map((m) => (m && typeof m === 'object' ? (((m as { modification?: unknown }).modification ?? m) as Raw) : null))
+    .filter((m): m is Raw => !!m && typeof m === 'object' && !Array.isArray(m))
+    .map((m, i) => {
+      const holders = Array.isArray(m.titulaires) ? holdersOf(m.titulaires) : null;
+      const date = isoDate(str(m.dateNotificationModification ?? m.dateSignatureModification ?? m.datePublicationDonneesModification)) ?? null;
+      const duree = amount(m.dureeMois);
+      return {
+        order: i,
+        amendment: {
+          id: str(m.id),
+          date,
+          objet: str(m.objetModification),
+          montant: amount(m.montant) ?? null,
+          duree_mois: duree === undefined || duree === null ? null : Math.round(duree),
+          titulaires: holders?.length ? holders.map((h) => ({ identifiant: h.identifiant, denomination: h.denomination })) : null,
+        },
+        holders: holders?.length ? holders : null,
+      };
+    });
+  // By date, then by their order in the file (an amendment without a date stays in its place among its neighbours).
+  out.sort((a, b) => (a.amendment.date && b.amendment.date && a.amendment.date !== b.amendment.date ? (a.amendment.date < b.amendment.date ? -1 : 1) : a.order - b.order));
+  return out.map(({ amendment, holders }) => ({ amendment, holders }));
 }
 
 /**
@@ -69,50 +131,103 @@ export const decp: Importer<Raw, AwardRow> = {
     const montant = r.montant === undefined || r.montant === null || r.montant === '' ? null : Number(r.montant);
     if (montant !== null && !Number.isFinite(montant)) return { skip: `montant illisible (${String(r.montant)})` };
     const duree = r.dureeMois === undefined || r.dureeMois === null || r.dureeMois === '' ? null : Number(r.dureeMois);
+    const dureeInitiale = duree !== null && Number.isFinite(duree) ? Math.round(duree) : null;
     const lieu = (r.lieuExecution ?? {}) as Raw;
     const lieuCode = str(lieu.code);
     const lieuType = str(lieu.typeCode);
     const cpvRaw = str(r.codeCPV);
-    return {
-      row: {
-        award_key: `${acheteurId ?? 'inconnu'}:${id}`,
-        id,
-        acheteur_siret: isSiret(acheteurId ?? undefined) ? acheteurId : null,
-        acheteur_nom: str(acheteur.nom),
-        buyer_id: acheteurId,
-        objet: str(r.objet),
-        cpv: cpvRaw ? normaliseCpv(cpvRaw) : null,
-        procedure: str(r.procedure),
-        nature: str(r.nature),
-        lieu_code: lieuCode,
-        lieu_type: lieuType,
-        departement: departementOfPlace(lieuCode, lieuType),
-        montant,
-        date_notification: notification,
-        duree_mois: duree !== null && Number.isFinite(duree) ? Math.round(duree) : null,
-        forme_prix: str(r.formePrix),
-        winners: winnersOf(r.titulaires),
-        ingested_at: now,
-        updated_at: now,
-      },
+    // The amendments in force: the last amount, duration and holders each one sets.
+    let holders = holdersOf(r.titulaires);
+    let current = montant;
+    let currentDuree = dureeInitiale;
+    const amendments = amendmentsOf(r.modifications);
+    for (const { amendment, holders: named } of amendments) {
+      if (amendment.montant !== null) current = amendment.montant;
+      if (amendment.duree_mois !== null) currentDuree = amendment.duree_mois;
+      if (named) holders = named;
+    }
+    const split = splitHolders(holders);
+    const notes: string[] = [];
+    if (split.titulaires_autres.some((h) => h.identifiant)) notes.push(HOLDER_KEPT_NOTE);
+    if (amendments.length) notes.push('modifications (avenants) appliquées, historique gardé');
+    const row: AwardRow = {
+      award_key: `${acheteurId ?? 'inconnu'}:${id}`,
+      id,
+      source: 'decp',
+      acheteur_siret: isSiret(acheteurId ?? undefined) ? acheteurId : null,
+      acheteur_nom: str(acheteur.nom),
+      buyer_id: acheteurId,
+      objet: str(r.objet),
+      cpv: cpvRaw ? normaliseCpv(cpvRaw) : null,
+      procedure: str(r.procedure),
+      nature: str(r.nature),
+      lieu_code: lieuCode,
+      lieu_type: lieuType,
+      departement: departementOfPlace(lieuCode, lieuType),
+      montant: current,
+      montant_initial: montant,
+      date_notification: notification,
+      duree_mois: currentDuree,
+      duree_mois_initiale: dureeInitiale,
+      forme_prix: str(r.formePrix),
+      ...split,
+      modifications: amendments.map((a) => a.amendment),
+      ingested_at: now,
+      updated_at: now,
     };
+    return notes.length ? { row, notes } : { row };
   },
-  async write(trx, rows, now) {
-    const buyers = new Map<string, { nom: string; siret: string | null }>();
-    for (const r of rows) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.acheteur_nom ?? r.buyer_id, siret: r.acheteur_siret });
-    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
-    const { applied: _applied, ...result } = await upsertRows(
-      trx,
-      'awards',
-      'award_key',
-      rows.map(({ winners: _w, ...r }) => r),
-      { keepOnUpdate: ['ingested_at'] },
-    );
-    await reindexAwards(trx, rows);
-    const keys = rows.map((r) => r.award_key);
-    for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
-    const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));
-    await insertIgnoring(trx, 'award_winners', ['award_key', 'siret'], winners);
-    return result;
-  },
+  write: (trx, rows, now) => writeAwards(trx, rows, now),
 };
+
+/** The directory's name of these SIRENs (SIRENE units imported), for buyers and winners published without one. */
+export async function directoryNames(trx: Knex, sirens: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(sirens)].filter((s) => /^\d{9}$/.test(s));
+  for (let i = 0; i < unique.length; i += 900) {
+    const rows = (await trx('companies')
+      .whereIn('siren', unique.slice(i, i + 900))
+      .where('unit_known', true)
+      .select('siren', 'denomination', 'denomination_usuelle', 'nom_personne')) as Record<string, string | null>[];
+    for (const r of rows) {
+      const name = r.denomination ?? r.denomination_usuelle ?? r.nom_personne;
+      if (name) out.set(r.siren as string, name);
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes awards (DECP, or a BOAMP award notice's results): their buyers, the awards, their
+ * winners and search documents. A buyer or winner published without a name takes the
+ * directory's, so that the search finds it by name.
+ */
+export async function writeAwards(trx: Knex.Transaction, rows: AwardRow[], now: string): Promise<WriteCounts> {
+  const names = await directoryNames(trx, [...rows.map((r) => r.acheteur_siret?.slice(0, 9) ?? ''), ...rows.flatMap((r) => r.winners.map((w) => w.siret.slice(0, 9)))]);
+  const named = rows.map((r) => ({
+    ...r,
+    winners: r.winners.map((w) => ({ ...w, denomination: w.denomination ?? names.get(w.siret.slice(0, 9)) ?? null })),
+    searchBuyer: r.acheteur_nom ?? (r.acheteur_siret ? (names.get(r.acheteur_siret.slice(0, 9)) ?? null) : null),
+  }));
+  const buyers = new Map<string, { nom: string; siret: string | null }>();
+  for (const r of named) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.searchBuyer ?? r.buyer_id, siret: r.acheteur_siret });
+  await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
+  // A buyer first known by its SIRET alone takes its name when one comes.
+  for (const [id, b] of buyers) if (b.nom !== id) await trx('buyers').where({ id, nom: id }).update({ nom: b.nom });
+  const { applied: _applied, ...result } = await upsertRows(
+    trx,
+    'awards',
+    'award_key',
+    rows.map(({ winners: _w, titulaires_autres, modifications, ...r }) => ({ ...r, titulaires_autres: JSON.stringify(titulaires_autres), modifications: JSON.stringify(modifications) })),
+    { keepOnUpdate: ['ingested_at'] },
+  );
+  await reindexAwards(
+    trx,
+    named.map((r) => ({ award_key: r.award_key, objet: r.objet, acheteur_nom: r.searchBuyer, winners: [...r.winners, ...r.titulaires_autres] })),
+  );
+  const keys = rows.map((r) => r.award_key);
+  for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
+  const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));
+  await insertIgnoring(trx, 'award_winners', ['award_key', 'siret'], winners);
+  return result;
+}

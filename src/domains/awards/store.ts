@@ -4,28 +4,75 @@ import { AWARDS_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
-import type { AwardRow } from './rows.js';
+import type { AwardRow, OtherHolder } from './rows.js';
+import { directoryNames } from './import-decp.js';
 
-/** An award as its record reads it: the row's columns, its winners (with their SIREN) and its buyer's name. */
-export type AwardView = Omit<AwardRow, 'acheteur_siret' | 'lieu_type' | 'winners' | 'ingested_at' | 'updated_at'> & {
-  titulaires: { siret: string; siren: string; denomination: string | null }[];
+/** A holder on an award's record: a SIRET (its SIREN), or an identifier as published. */
+export interface AwardHolder {
+  siret: string | null;
+  siren: string | null;
+  denomination: string | null;
+  identifiant: string | null;
+  type_identifiant: string | null;
+}
+
+/** An award as its record reads it: the row's columns, its holders and its buyer's name (the directory's when unpublished). */
+export type AwardView = Omit<AwardRow, 'acheteur_siret' | 'lieu_type' | 'winners' | 'titulaires_autres' | 'ingested_at' | 'updated_at'> & {
+  titulaires: AwardHolder[];
   buyerName: string | null;
 };
 
-const AWARD_COLUMNS = ['a.award_key', 'a.id', 'a.acheteur_nom', 'a.buyer_id', 'a.objet', 'a.cpv', 'a.procedure', 'a.nature', 'a.lieu_code', 'a.departement', 'a.montant', 'a.date_notification', 'a.duree_mois', 'a.forme_prix', 'b.nom as buyer_nom'];
+const AWARD_COLUMNS = [
+  'a.award_key',
+  'a.id',
+  'a.source',
+  'a.acheteur_nom',
+  'a.acheteur_siret',
+  'a.buyer_id',
+  'a.objet',
+  'a.cpv',
+  'a.procedure',
+  'a.nature',
+  'a.lieu_code',
+  'a.departement',
+  'a.montant',
+  'a.montant_initial',
+  'a.date_notification',
+  'a.duree_mois',
+  'a.duree_mois_initiale',
+  'a.forme_prix',
+  'a.modifications',
+  'a.titulaires_autres',
+  'b.nom as buyer_nom',
+];
+
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const jsonList = <T>(v: unknown): T[] => (typeof v === 'string' && v ? (JSON.parse(v) as T[]) : []);
 
 export async function awardsByKeys(db: Database, keys: string[]): Promise<AwardView[]> {
   if (!keys.length) return [];
   const rows = await db('awards as a').leftJoin('buyers as b', 'b.id', 'a.buyer_id').whereIn('a.award_key', keys).select(AWARD_COLUMNS);
   const winners = await db('award_winners').whereIn('award_key', keys).select('award_key', 'siret', 'siren', 'denomination').orderBy('siret');
+  // Names the publication left out, from the directory (SIRENE): the buyer's and the winners'.
+  const names = await directoryNames(db, [...rows.map((r) => String(r.acheteur_siret ?? '').slice(0, 9)), ...winners.map((w) => w.siren as string)]);
   const byKey = new Map<string, AwardView>();
   for (const r of rows) {
+    const { acheteur_siret: siret, buyer_nom: buyerNom, titulaires_autres: others, ...rest } = r as Record<string, unknown>;
+    const storedName = (r.acheteur_nom as string | null) ?? (buyerNom && buyerNom !== r.buyer_id ? (buyerNom as string) : null);
     byKey.set(r.award_key, {
-      ...(r as AwardView),
-      montant: r.montant === null ? null : Number(r.montant),
-      duree_mois: r.duree_mois === null ? null : Number(r.duree_mois),
-      titulaires: winners.filter((w) => w.award_key === r.award_key).map((w) => ({ siret: w.siret, siren: w.siren, denomination: w.denomination })),
-      buyerName: r.acheteur_nom ?? r.buyer_nom ?? null,
+      ...(rest as unknown as AwardView),
+      montant: numberOrNull(r.montant),
+      montant_initial: numberOrNull(r.montant_initial),
+      duree_mois: numberOrNull(r.duree_mois),
+      duree_mois_initiale: numberOrNull(r.duree_mois_initiale),
+      modifications: jsonList(r.modifications),
+      titulaires: [
+        ...winners
+          .filter((w) => w.award_key === r.award_key)
+          .map((w) => ({ siret: w.siret, siren: w.siren, denomination: w.denomination ?? names.get(w.siren) ?? null, identifiant: w.siret, type_identifiant: 'SIRET' })),
+        ...jsonList<OtherHolder>(others).map((h) => ({ siret: null, siren: null, denomination: h.denomination, identifiant: h.identifiant, type_identifiant: h.type_identifiant })),
+      ],
+      buyerName: storedName ?? (typeof siret === 'string' ? (names.get(siret.slice(0, 9)) ?? null) : null),
     });
   }
   return keys.map((k) => byKey.get(k)).filter((a): a is AwardView => a !== undefined);

@@ -3,6 +3,7 @@
 import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
+import { departementOfPostalCode } from '../../import/fields.js';
 import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
@@ -118,29 +119,33 @@ export function companyRecord(
   details: CompanyDetails = NO_DETAILS,
 ): CompanyRecord {
   const { company: c, establishment: e, rge } = view;
+  // Neither SIRENE unit nor establishment: the register's identity, when it has one.
+  const g = !c && !e ? (view.register ?? null) : null;
   const fromEstablishment = asEstablishment || !c;
   const activity = (fromEstablishment && e?.activite_principale ? e : c) ?? e;
-  const codeNaf = activity?.activite_principale ?? null;
-  const nomenclature = activity?.nomenclature_activite ?? null;
+  const codeNaf = activity?.activite_principale ?? g?.activite_principale ?? null;
+  const nomenclature = activity?.nomenclature_activite ?? (g?.activite_principale ? 'NAFRev2' : null);
   const libelleNaf = activityLabel(codeNaf, nomenclature);
-  const raisonSociale = c ? (c.denomination ?? c.nom_personne) : null;
-  const active = (fromEstablishment ? e?.etat === 'A' : c?.etat === 'A') ? 'active' : 'cessee';
+  const raisonSociale = c ? (c.denomination ?? c.nom_personne) : (g?.denomination ?? null);
+  const legalForm = c?.categorie_juridique ?? g?.categorie_juridique ?? null;
+  // The register lists companies that are registered: active unless SIRENE says otherwise.
+  const active = (g ? true : fromEstablishment ? e?.etat === 'A' : c?.etat === 'A') ? 'active' : 'cessee';
   const created = (fromEstablishment ? e?.date_creation : c?.date_creation) ?? null;
   const domaines = [...new Set(rge.map((r) => r.domaine))].sort();
   const ends = rge.map((r) => r.date_fin).filter((d): d is string => !!d).sort();
-  const siren = c?.siren ?? e?.siren ?? '';
+  const siren = c?.siren ?? e?.siren ?? g?.siren ?? '';
   const id = asEstablishment && e ? e.siret : siren;
   const fields: CompanyRecord['fields'] = {
     adresse: e?.adresse ?? null,
     categorie: c?.categorie_entreprise ?? null,
     code_naf: codeNaf,
     code_naf_2025: activity?.activite_principale_naf25 ?? null,
-    code_postal: e?.code_postal ?? null,
+    code_postal: e?.code_postal ?? g?.siege_code_postal ?? null,
     date_creation: created,
-    departement: e?.departement ?? null,
+    departement: e?.departement ?? departementOfPostalCode(g?.siege_code_postal) ?? null,
     effectif: c?.tranche_effectifs ? (EFFECTIF_LABELS[c.tranche_effectifs] ?? null) : null,
     etat: active,
-    forme_juridique: c?.categorie_juridique ? (FORME_JURIDIQUE_LABELS[c.categorie_juridique] ?? `Catégorie juridique ${c.categorie_juridique}`) : null,
+    forme_juridique: legalForm ? (FORME_JURIDIQUE_LABELS[legalForm] ?? `Catégorie juridique ${legalForm}`) : null,
     libelle_naf: libelleNaf,
     nomenclature_naf: codeNaf ? nomenclature : null,
     nom_commercial: c?.denomination_usuelle ?? e?.enseigne ?? null,
@@ -149,16 +154,17 @@ export function companyRecord(
     siren,
     siret: e?.siret ?? null,
     url: asEstablishment && e ? `${publicUrl}/etablissements/${e.siret}` : `${publicUrl}/entreprises/${siren}`,
-    ville: e?.commune ?? null,
+    ville: e?.commune ?? g?.siege_commune ?? null,
     nombre_certifications_actives: rge.length,
     est_rge: rge.length > 0,
     raison_sociale_connue: raisonSociale !== null,
+    source_identite: c ? 'sirene' : e ? 'sirene_etablissements' : g ? 'rne' : 'sirene',
     rge_domaines: domaines,
     ...companyExtras(publicUrl, proceedings, details),
   };
   const place = fields.ville ? `${fields.ville}${fields.departement ? ` (${fields.departement})` : ''}` : 'commune non renseignée';
   const rgeText = rge.length ? ` — RGE : ${domaines.length} domaine${domaines.length > 1 ? 's' : ''} en cours` : '';
-  const missingUnit = c ? '' : ' — unité légale pas encore importée';
+  const missingUnit = c ? '' : g ? ' — identité tirée du registre national des entreprises (RNE), absente du stock SIRENE importé' : ' — unité légale pas encore importée';
   const latest = proceedings[0];
   const turnover = latestTurnoverText(details.years);
   const turnoverText = turnover ? ` — ${turnover}` : '';
@@ -180,7 +186,7 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         throw new InvalidArgumentsError(`L'argument « siret » (${args.siret}) n'appartient pas au SIREN ${args.siren}.`);
       const today = parisDay(now());
       const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
-      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? null) : null;
+      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? null) : null;
       const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
       const details = siren ? ((await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS) : NO_DETAILS;
       const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings, details)] : [];

@@ -37,6 +37,13 @@ export interface Officer {
 
 export interface RegisterRow {
   siren: string;
+  /** The register's own identity: what a company absent from the SIRENE stock imported is shown by. */
+  denomination: string | null;
+  categorie_juridique: string | null;
+  activite_principale: string | null;
+  /** The registered office of a legal person only: never an individual entrepreneur's address. */
+  siege_code_postal: string | null;
+  siege_commune: string | null;
   capital_social_eur: number | null;
   officers: string;
   officers_count: number;
@@ -44,6 +51,9 @@ export interface RegisterRow {
   ingested_at: string;
   updated_at: string;
 }
+
+/** The import's note for a company the register knows and the SIRENE stock imported does not. */
+export const RNE_ONLY_NOTE = 'entreprise absente du stock SIRENE importé : fiche tirée de l’identité du registre (RNE)';
 
 /** Officers kept on a record at most (the contract's maxItems). */
 export const MAX_OFFICERS = 100;
@@ -172,8 +182,21 @@ export const rne: Importer<unknown, RegisterRow> = {
     if (officers.length > MAX_OFFICERS) notes.add(`plus de ${MAX_OFFICERS} dirigeants : les premiers gardés`);
     const kept = officers.slice(0, MAX_OFFICERS);
     const updated = text(record.updatedAt) ?? text(formality.updated);
+    const company = obj(identite?.entreprise);
+    const moral = !!obj(content.personneMorale);
+    const office = moral ? obj(obj(person.adresseEntreprise)?.adresse) : null;
+    const entrepreneur = obj(obj(identite?.entrepreneur)?.descriptionPersonne);
+    // An individual entrepreneur's business is named after the person (as SIRENE does), when diffusible.
+    const personName = !moral && diffusible && entrepreneur ? text([text(entrepreneur.nom) ?? text(entrepreneur.nomUsage), firstNames(entrepreneur.prenoms)].filter(Boolean).join(' ')) : null;
+    const ape = text(company?.codeApe)?.replace(/\s/g, '').toUpperCase() ?? null;
     const row: RegisterRow = {
       siren,
+      denomination: text(company?.denomination)?.slice(0, 300) ?? personName?.slice(0, 300) ?? null,
+      categorie_juridique: text(company?.formeJuridique)?.slice(0, 10) ?? null,
+      // The register writes the APE code without its dot (4321A): the NAF way (43.21A).
+      activite_principale: ape && /^\d{4}[A-Z]$/.test(ape) ? `${ape.slice(0, 2)}.${ape.slice(2)}` : (ape?.slice(0, 10) ?? null),
+      siege_code_postal: text(office?.codePostal)?.slice(0, 10) ?? null,
+      siege_commune: text(office?.commune)?.slice(0, 200) ?? null,
       capital_social_eur: obj(content.personneMorale) ? capitalOf(identite, person, notes) : null,
       officers: JSON.stringify(kept),
       officers_count: kept.length,
@@ -185,7 +208,15 @@ export const rne: Importer<unknown, RegisterRow> = {
   },
   async write(trx, rows) {
     const { applied: _applied, ...counts } = await upsertRows(trx, 'company_registers', 'siren', rows, { versionColumn: 'source_updated', keepOnUpdate: ['ingested_at'] });
-    return counts;
+    // Companies the SIRENE stock imported does not hold (yet): shown from the register's identity, counted.
+    const sirens = [...new Set(rows.map((r) => r.siren))];
+    const known = new Set<string>();
+    for (let i = 0; i < sirens.length; i += 900) {
+      for (const r of await trx('companies').whereIn('siren', sirens.slice(i, i + 900)).select('siren')) known.add(r.siren as string);
+      for (const r of await trx('establishments').whereIn('siren', sirens.slice(i, i + 900)).distinct('siren')) known.add(r.siren as string);
+    }
+    const alone = sirens.filter((s) => !known.has(s)).length;
+    return alone ? { ...counts, notes: { [RNE_ONLY_NOTE]: alone } } : counts;
   },
   sortKey: (row) => row.siren,
 };

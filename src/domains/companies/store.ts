@@ -18,6 +18,18 @@ export interface CompanyView {
   establishment: EstablishmentFields | null;
   /** Certifications in force today: of the establishment asked for, else of every establishment. */
   rge: RgeFields[];
+  /** The register's identity (RNE), for a company neither SIRENE unit nor establishment tells. */
+  register?: RegisterIdentity | null;
+}
+
+/** What the register (RNE) says of a company's identity; the office of a legal person only. */
+export interface RegisterIdentity {
+  siren: string;
+  denomination: string | null;
+  categorie_juridique: string | null;
+  activite_principale: string | null;
+  siege_code_postal: string | null;
+  siege_commune: string | null;
 }
 
 const COMPANY_COLUMNS = [
@@ -84,7 +96,12 @@ export async function companyBySiren(db: Database, siren: string, today: string)
       .where({ siren })
       .orderBy([{ column: 'siege', order: 'desc' }, { column: 'etat', order: 'asc' }, { column: 'siret', order: 'asc' }])
       .first(ESTABLISHMENT_COLUMNS);
-    return known ? { company: null, establishment: toEstablishment(known), rge: await rgeOf(db, { siren }, today) } : null;
+    if (known) return { company: null, establishment: toEstablishment(known), rge: await rgeOf(db, { siren }, today) };
+    // Known by the register alone (not in the SIRENE stock imported, or never): its own identity.
+    const register = (await db('company_registers')
+      .where({ siren })
+      .first('siren', 'denomination', 'categorie_juridique', 'activite_principale', 'siege_code_postal', 'siege_commune')) as RegisterIdentity | undefined;
+    return register ? { company: null, establishment: null, rge: [], register } : null;
   }
   const head =
     (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??

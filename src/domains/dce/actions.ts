@@ -10,6 +10,7 @@ import { foldText } from '../../platform/search/text-fold.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
+import { maskContactDetails } from '../../import/contact-details.js';
 import { DCE_LINK_PATH, DCE_LINK_TTL_SECONDS, signLink } from './links.js';
 import { dceFileOf, pagesOf, piecesOf, readingPage, searchDcePages, type DceFile, type DcePieceRow } from './store.js';
 
@@ -18,6 +19,9 @@ type ReadResult = OperationResults['dce.read'];
 type Piece = NonNullable<ReadResult['fichiers']>[number];
 
 const EXTRACT_CHARS = 160;
+
+/** Stored text as answered: contact details masked (the import masks them; a file imported before it did is masked here). */
+const withoutContactDetails = (text: string) => maskContactDetails(text).text;
 const MAX_LOCATIONS = 50;
 
 function pieceOut(p: DcePieceRow): Piece {
@@ -47,7 +51,8 @@ export function resolvePiece(pieces: readonly DcePieceRow[], given: string): Dce
 }
 
 /** A short extract of `text` around the first word the query matches, cut between words. */
-export function extractAround(text: string, parsed: ParsedQuery): string {
+export function extractAround(stored: string, parsed: ParsedQuery): string {
+  const text = withoutContactDetails(stored);
   const terms = parsed.groups.flatMap((g) => g.terms.flatMap((t) => (t.kind === 'word' ? [t] : t.words.map((w) => ({ kind: 'word' as const, word: w, prefix: false })))));
   const tokens = /[\p{L}\p{N}]+/gu;
   let at = -1;
@@ -132,7 +137,7 @@ export function dceActions({ db, quota, publicUrl, cursorKey, now, dceLinkKey }:
         throw new InvalidArgumentsError(`L'argument « page » (${page}) dépasse les ${piece.reading_pages} page${piece.reading_pages > 1 ? 's' : ''} de lecture de « ${piece.filename} ».`);
       // Returning text takes the file's unit for the day (free when already opened today).
       await quota.openFile(caller, file.id);
-      const texte = (await readingPage(db, file.id, piece.position, page)) ?? '';
+      const texte = withoutContactDetails((await readingPage(db, file.id, piece.position, page)) ?? '');
       return {
         ok: true,
         action: 'lecture_dce',

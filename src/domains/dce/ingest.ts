@@ -16,6 +16,7 @@ import { ExtractionError, formatOf } from '../../platform/extract/document-text.
 import type { Extractor } from '../../platform/extract/extractor.js';
 import { documentText, readingPages } from '../../platform/extract/reading-pages.js';
 import { deleteSearchDocuments, upsertSearchDocuments } from '../../platform/search/full-text.js';
+import { maskContactDetails } from '../../import/contact-details.js';
 import { contentTypeOf, docTypeOf, lotOf } from './doc-types.js';
 import { DCE_SEARCH, pageKey } from './search-index.js';
 
@@ -47,6 +48,8 @@ export interface DceImportReport {
   marcheId: string | null;
   pieces: { filename: string; docType: string; lot: number | null; readingPages: number; scannedPages: number }[];
   bytes: number;
+  /** Contact details (telephone numbers, e-mail and web addresses) masked in the pieces' text. */
+  contactDetailsMasked: number;
 }
 
 interface StagedPiece {
@@ -156,6 +159,7 @@ export async function importDce(
       'content_sha',
     )) as { id: string; version: number; content_sha: string } | undefined;
     const label = inputs.map((i) => i.name).join(', ').slice(0, 300);
+    let contactDetailsMasked = 0;
     const summary = async (id: string, outcome: DceImportReport['outcome'], version: number): Promise<DceImportReport> => {
       const rows = await db('dce_pieces').where('dce_id', id).orderBy('position').select('filename', 'doc_type', 'lot', 'reading_pages', 'scanned_pages');
       return {
@@ -164,6 +168,7 @@ export async function importDce(
         version,
         marcheId,
         bytes: pieces.reduce((n, p) => n + p.object.size, 0),
+        contactDetailsMasked,
         pieces: rows.map((r) => ({ filename: r.filename, docType: r.doc_type, lot: r.lot === null ? null : Number(r.lot), readingPages: Number(r.reading_pages), scannedPages: Number(r.scanned_pages) })),
       };
     };
@@ -179,7 +184,11 @@ export async function importDce(
       if (format) {
         try {
           const document = await extractor.extract(piece.path, format);
-          pages = readingPages(documentText(document.pages));
+          // The buyer's telephone numbers, e-mail and web addresses never enter the text kept
+          // (nor the search index): the piece itself stays the buyer's exact bytes.
+          const { text, masked } = maskContactDetails(documentText(document.pages));
+          contactDetailsMasked += masked;
+          pages = readingPages(text);
           sourcePages = document.pages.length;
           scanned = document.pages.filter((p) => p.scanned).length;
         } catch (err) {
@@ -200,7 +209,8 @@ export async function importDce(
         await deleteSearchDocuments(trx, DCE_SEARCH, oldKeys);
         await trx('dce_pages').where('dce_id', id).delete();
         await trx('dce_pieces').where('dce_id', id).delete();
-        await trx('dce_files').where('id', id).update({ marche_id: marcheId, label, version, content_sha: sha, pieces: pieces.length, bytes: pieces.reduce((n, p) => n + p.object.size, 0), updated_at: now });
+        // A new version is new: it enters again (the alert robot reads by ingested_at).
+        await trx('dce_files').where('id', id).update({ marche_id: marcheId, label, version, content_sha: sha, pieces: pieces.length, bytes: pieces.reduce((n, p) => n + p.object.size, 0), ingested_at: now, updated_at: now });
       } else {
         await trx('dce_files').insert({ id, marche_id: marcheId, annonce_id: annonceId, label, version, content_sha: sha, pieces: pieces.length, bytes: pieces.reduce((n, p) => n + p.object.size, 0), ingested_at: now, updated_at: now });
       }

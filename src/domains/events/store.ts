@@ -9,6 +9,8 @@ export const EVENT_KINDS = [
   'nouveau_marche',
   'rappel_echeance',
   'nouveau_dce',
+  'dce_modifie',
+  'avis_modifie',
   'attribution',
   'permis',
   'publication',
@@ -33,6 +35,11 @@ export interface EventRecord {
 
 export interface NewEvent {
   kind: EventKind;
+  /**
+   * What makes the event unique for its alert and kind, when it is not the record's id: a
+   * new version of a consultation file is reported once per version (`<id>@v<version>`).
+   */
+  recordKey?: string;
   /** The alert source that found it (`marche`, `dce`, …). */
   source: string;
   occurredAt: string;
@@ -53,7 +60,7 @@ export async function appendEvents(trx: Knex | Knex.Transaction, alert: { id: st
       organisation_id: alert.organisationId,
       kind: e.kind,
       source: e.source,
-      record_id: e.record.id,
+      record_id: e.recordKey ?? e.record.id,
       occurred_at: e.occurredAt,
       created_at: createdAt,
       record: JSON.stringify(e.record),

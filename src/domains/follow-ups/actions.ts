@@ -69,7 +69,7 @@ interface Target {
 
 /** A notice by marche_id or annonce_id, with what a follow-up shows of it, in one read. */
 async function followedNotice(db: Database, id: string): Promise<{ marcheId: string; objet: string | null; state: NoticeState } | null> {
-  const q = db('notices').first(['marche_id', 'objet', 'date_limite', 'etat', 'nature']);
+  const q = db('notices').first(['marche_id', 'objet', 'date_limite', 'etat', 'nature', 'modification']);
   const row = (await (UUID.test(id) ? q.where('marche_id', id.toLowerCase()) : q.where('annonce_id', id))) as Record<string, unknown> | undefined;
   return row ? { marcheId: row.marche_id as string, objet: (row.objet as string | null) ?? null, state: noticeStateOf(row) } : null;
 }
@@ -126,6 +126,8 @@ interface NoticeState {
   deadline: string | null;
   cancelled: boolean;
   etat: string | null;
+  /** What a later notice of the procedure (correction, cancellation) changed. */
+  modification: string | null;
 }
 
 function noticeStateOf(r: Record<string, unknown>): NoticeState {
@@ -133,6 +135,7 @@ function noticeStateOf(r: Record<string, unknown>): NoticeState {
     deadline: (r.date_limite as string | null) ?? null,
     cancelled: /ANNUL/i.test(`${(r.etat as string | null) ?? ''} ${(r.nature as string | null) ?? ''}`),
     etat: (r.etat as string | null) ?? null,
+    modification: (r.modification as string | null) ?? null,
   };
 }
 
@@ -140,7 +143,7 @@ function noticeStateOf(r: Record<string, unknown>): NoticeState {
 async function noticeStates(db: Database, records: FollowUpRecord[]): Promise<Map<string, NoticeState>> {
   const ids = [...new Set(records.map((r) => r.marcheId).filter((id): id is string => id !== null))];
   if (!ids.length) return new Map();
-  const rows = await db('notices').whereIn('marche_id', ids).select(['marche_id', 'date_limite', 'etat', 'nature']);
+  const rows = await db('notices').whereIn('marche_id', ids).select(['marche_id', 'date_limite', 'etat', 'nature', 'modification']);
   return new Map(
     rows.map((r) => [
       r.marche_id as string,
@@ -192,6 +195,7 @@ async function present(db: Database, records: FollowUpRecord[], known?: { states
             date_limite_modifiee: state !== undefined && state.deadline !== f.deadlineSeen,
             annule: state?.cancelled ?? false,
             etat: state?.etat ?? null,
+            modification: state?.modification ?? null,
           }
         : null,
       version: f.version,

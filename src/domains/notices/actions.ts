@@ -20,8 +20,12 @@ function frenchDate(iso: string): string {
   return `${d}/${m}/${y}`;
 }
 
+/** Whether the notice is cancelled (its state, or a later notice cancelling it). */
+export const isCancelled = (n: Pick<NoticeFields, 'etat' | 'nature'>) => /ANNUL/i.test(`${n.etat ?? ''} ${n.nature ?? ''}`);
+
 export function noticeRecord(n: NoticeFields, publicUrl: string, now: Date): NoticeRecord {
-  const open = n.date_limite !== null && new Date(n.date_limite) > now;
+  const cancelled = isCancelled(n);
+  const open = !cancelled && n.date_limite !== null && new Date(n.date_limite) > now;
   const deadline = n.date_limite ? parisIso(new Date(n.date_limite)) : null;
   const place = n.departements.length ? `départements ${n.departements.join(', ')}` : 'lieu non précisé';
   return {
@@ -29,7 +33,7 @@ export function noticeRecord(n: NoticeFields, publicUrl: string, now: Date): Not
     titre: n.objet,
     resume: `${n.acheteur_nom ?? 'Acheteur non précisé'} — ${place}${n.date_parution ? ` — publié le ${frenchDate(n.date_parution)}` : ''}${
       deadline ? ` — réponses jusqu'au ${frenchDate(deadline)}${open ? '' : ' (clos)'}` : ''
-    }.`,
+    }${n.lots.length > 1 ? ` — ${n.lots.length} lots` : ''}${cancelled ? ' — avis annulé' : ''}${n.modification && !cancelled ? ` — ${n.modification}` : ''}.`,
     fields: {
       marche_id: n.marche_id,
       annonce_id: n.annonce_id,
@@ -46,6 +50,12 @@ export function noticeRecord(n: NoticeFields, publicUrl: string, now: Date): Not
       procedure: n.procedure_libelle,
       cpv: n.cpv,
       cpv_codes: n.cpv_codes,
+      acheteur_siret: n.acheteur_siret,
+      valeur_estimee: n.valeur_estimee,
+      lots: n.lots,
+      annule: cancelled,
+      annonces_liees: n.annonces_liees,
+      modification: n.modifie_le ? { le: parisIso(new Date(n.modifie_le)), par: n.modifie_par, libelle: n.modification } : null,
       url: `${publicUrl}/marches/${n.marche_id}`,
     },
   };

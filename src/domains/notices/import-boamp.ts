@@ -1,53 +1,82 @@
-// BOAMP open-data notices (JSON export). The full notice in `donnees` is read for its CPV
-// codes only: the buyer's contact inside it is never stored, nor the notice's web page.
+// BOAMP open-data notices (JSON export or API answer). The full notice in `donnees` is read
+// for its CPV codes, lots, buyer SIRET, deadline, estimated value, procedure and an award
+// notice's results (donnees.ts): the buyer's contact inside it is never stored, nor the
+// notice's web page. A later notice of the same procedure (`annonce_lie`: a correction or a
+// cancellation) changes the notice it names: its deadline, its state, and when and why it changed.
 import type { Readable } from 'node:stream';
-import { normaliseCpv } from '../reference/lists.js';
+import type { Knex } from 'knex';
 import { reindexNotices } from './search-index.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import { jsonRecords, JSON_LAYOUTS } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { NoticeRow } from './rows.js';
-import { isoDate, stableUuid } from '../../import/fields.js';
+import { readDonnees, type NoticeDetails } from './donnees.js';
+import { isoDate, isSiren, isSiret, stableUuid } from '../../import/fields.js';
 import { insertIgnoring, upsertRows } from '../../import/upsert.js';
+import { writeAwards } from '../awards/import-decp.js';
+import type { AwardRow } from '../awards/rows.js';
+
+export { cpvCodesOf } from './donnees.js';
 
 type Raw = Record<string, unknown>;
 
+/** A notice and the awards its results make (an award notice). */
+export type BoampRow = NoticeRow & { awards: AwardRow[] };
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x).trim()).filter(Boolean) : typeof v === 'string' && v.trim() ? [v.trim()] : []);
 
-/** Every CPV code found in the notice's full text, the principal one first. */
-export function cpvCodesOf(donnees: unknown): string[] {
-  let parsed: unknown = donnees;
-  if (typeof donnees === 'string') {
-    try {
-      parsed = JSON.parse(donnees);
-    } catch {
-      return [];
-    }
-  }
-  const principal: string[] = [];
-  const others: string[] = [];
-  const walk = (node: unknown, key: string) => {
-    if (typeof node === 'string') {
-      if (/CPV|PRINCIPAL|SECONDAIRE/i.test(key)) {
-        const cpv = normaliseCpv(node);
-        if (cpv) (/PRINCIPAL/i.test(key) ? principal : others).push(cpv);
-      }
-      return;
-    }
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, key));
-    if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, /CPV/i.test(key) ? `${key}.${k}` : k);
-  };
-  walk(parsed, '');
-  return [...new Set([...principal, ...others])];
+/** An award notice (nature ATTRIBUTION, or an eForms contract award notice). */
+const isAwardNotice = (record: Raw, details: NoticeDetails) => /ATTRIBUTION/i.test(`${str(record.nature) ?? ''} ${str(record.nature_categorise) ?? ''}`) || details.form === 'ContractAwardNotice';
+
+/** The awards an award notice's results make: one per lot and winning tender. */
+function awardsOf(record: Raw, idweb: string, details: NoticeDetails, notice: Omit<NoticeRow, 'awards'>, now: string): AwardRow[] {
+  const results = details.results.length
+    ? details.results
+    : // A national form: the winners' names the record lists (`titulaire`), without amounts.
+      list(record.titulaire).length
+      ? [{ lot: null, montant: null, date: null, titulaires: list(record.titulaire).map((nom) => ({ nom, identifiant: null })) }]
+      : [];
+  return results.map((r, i) => {
+    const lot = r.lot ? details.lots.find((l) => l.numero === r.lot) : undefined;
+    const winners = r.titulaires.filter((t) => isSiret(t.identifiant ?? undefined)).map((t) => ({ siret: t.identifiant as string, denomination: t.nom }));
+    const others = r.titulaires
+      .filter((t) => !isSiret(t.identifiant ?? undefined))
+      .map((t) => ({ identifiant: t.identifiant, type_identifiant: isSiren(t.identifiant ?? undefined) ? 'SIREN' : t.identifiant ? 'identifiant publié' : null, denomination: t.nom }));
+    return {
+      award_key: `boamp:${idweb}:${r.lot ?? '-'}:${i + 1}`,
+      id: r.lot ? `${idweb} ${r.lot}` : idweb,
+      source: 'boamp',
+      acheteur_siret: notice.acheteur_siret,
+      acheteur_nom: notice.acheteur_nom,
+      buyer_id: notice.buyer_id,
+      objet: lot?.titre ? `${notice.objet} — ${lot.titre}` : notice.objet,
+      cpv: lot?.cpv_codes[0] ?? notice.cpv,
+      procedure: notice.procedure_libelle,
+      nature: 'Marché',
+      lieu_code: notice.departements[0] ?? null,
+      lieu_type: notice.departements[0] ? 'Code département' : null,
+      departement: notice.departements[0] ?? null,
+      montant: r.montant,
+      montant_initial: r.montant,
+      date_notification: r.date ?? notice.date_parution,
+      duree_mois: null,
+      duree_mois_initiale: null,
+      forme_prix: null,
+      winners,
+      titulaires_autres: others,
+      modifications: [],
+      ingested_at: now,
+      updated_at: now,
+    };
+  });
 }
 
-export const boamp: Importer<Raw, NoticeRow> = {
+export const boamp: Importer<Raw, BoampRow> = {
   name: 'boamp',
   input: { unit: 'enregistrement', layouts: JSON_LAYOUTS },
   read: (stream: Readable) => jsonRecords(stream) as AsyncIterable<{ position: number; value: Raw } | { position: number; error: string }>,
-  map(r, now): Mapped<NoticeRow> {
+  map(r, now): Mapped<BoampRow> {
     if (!r || typeof r !== 'object') return { skip: 'enregistrement qui n’est pas un objet' };
     const record = ((r as { fields?: Raw }).fields ?? r) as Raw;
     const idweb = str(record.idweb);
@@ -59,41 +88,56 @@ export const boamp: Importer<Raw, NoticeRow> = {
     const limiteRaw = str(record.datelimitereponse);
     const limiteDate = limiteRaw ? new Date(limiteRaw) : null;
     if (limiteDate && Number.isNaN(limiteDate.getTime())) return { skip: `date limite illisible (${limiteRaw})` };
-    const acheteur = str(record.nomacheteur);
-    const cpvCodes = cpvCodesOf(record.donnees);
-    return {
-      row: {
-        marche_id: stableUuid(`boamp:${idweb}`),
-        annonce_id: idweb,
-        source: 'boamp',
-        objet,
-        acheteur_nom: acheteur,
-        buyer_id: acheteur ? `nom:${foldText(acheteur)}` : null,
-        date_parution: parution ?? null,
-        date_limite: limiteDate ? limiteDate.toISOString() : null,
-        departements: [...new Set(list(record.code_departement).map((d) => d.toUpperCase().padStart(2, '0')))],
-        types_marche: list(record.type_marche),
-        nature: str(record.nature),
-        nature_libelle: str(record.nature_libelle),
-        procedure_libelle: str(record.procedure_libelle),
-        famille: str(record.famille),
-        etat: str(record.etat),
-        cpv: cpvCodes[0] ?? null,
-        cpv_codes: cpvCodes,
-        ingested_at: now,
-        updated_at: now,
-      },
+    const details = readDonnees(record.donnees);
+    const acheteur = str(record.nomacheteur) ?? details.buyerName;
+    const notes: string[] = [];
+    if (record.donnees !== undefined && record.donnees !== null && !details.family) notes.push('« donnees » illisible : CPV, lots et résultats non lus');
+    const notice: NoticeRow = {
+      marche_id: stableUuid(`boamp:${idweb}`),
+      annonce_id: idweb,
+      source: 'boamp',
+      objet,
+      acheteur_nom: acheteur,
+      acheteur_siret: details.buyerSiret,
+      buyer_id: details.buyerSiret ?? (acheteur ? `nom:${foldText(acheteur)}` : null),
+      date_parution: parution ?? null,
+      date_limite: limiteDate ? limiteDate.toISOString() : details.deadline,
+      departements: [...new Set(list(record.code_departement).map((d) => d.toUpperCase().padStart(2, '0')))],
+      types_marche: list(record.type_marche),
+      nature: str(record.nature),
+      nature_libelle: str(record.nature_libelle),
+      procedure_libelle: str(record.procedure_libelle) ?? details.procedure,
+      famille: str(record.famille),
+      etat: str(record.etat),
+      cpv: details.cpvCodes[0] ?? null,
+      cpv_codes: details.cpvCodes,
+      valeur_estimee: details.estimatedValue,
+      lots: details.lots,
+      annonces_liees: list(record.annonce_lie).filter((id) => id !== idweb),
+      ingested_at: now,
+      updated_at: now,
     };
+    const awards = isAwardNotice(record, details) ? awardsOf(record, idweb, details, notice, now) : [];
+    if (awards.some((a) => a.titulaires_autres.length)) notes.push('titulaire d’un avis d’attribution sans SIRET valide gardé tel que publié');
+    const row = { ...notice, awards };
+    return notes.length ? { row, notes } : { row };
   },
   async write(trx, rows, now) {
-    const buyers = new Map<string, string>();
-    for (const r of rows) if (r.buyer_id && r.acheteur_nom) buyers.set(r.buyer_id, r.acheteur_nom);
-    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, nom]) => ({ id, nom, siret: null, ingested_at: now })));
+    const buyers = new Map<string, { nom: string; siret: string | null }>();
+    for (const r of rows) if (r.buyer_id && r.acheteur_nom) buyers.set(r.buyer_id, { nom: r.acheteur_nom, siret: r.acheteur_siret });
+    await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
     const { applied: _applied, ...result } = await upsertRows(
       trx,
       'notices',
       'marche_id',
-      rows.map((r) => ({ ...r, departements: JSON.stringify(r.departements), types_marche: JSON.stringify(r.types_marche), cpv_codes: JSON.stringify(r.cpv_codes) })),
+      rows.map(({ awards: _a, ...r }) => ({
+        ...r,
+        departements: JSON.stringify(r.departements),
+        types_marche: JSON.stringify(r.types_marche),
+        cpv_codes: JSON.stringify(r.cpv_codes),
+        lots: JSON.stringify(r.lots),
+        annonces_liees: JSON.stringify(r.annonces_liees),
+      })),
       { keepOnUpdate: ['ingested_at'] },
     );
     await reindexNotices(trx, rows);
@@ -101,6 +145,66 @@ export const boamp: Importer<Raw, NoticeRow> = {
     for (let i = 0; i < ids.length; i += 900) await trx('notice_departements').whereIn('marche_id', ids.slice(i, i + 900)).delete();
     const links = rows.flatMap((r) => r.departements.map((d) => ({ marche_id: r.marche_id, departement: d })));
     await insertIgnoring(trx, 'notice_departements', ['marche_id', 'departement'], links);
+    await applyCorrections(trx, rows, now);
+    const awards = rows.flatMap((r) => r.awards);
+    if (awards.length) await writeAwards(trx, awards, now);
     return result;
   },
 };
+
+const frenchDate = (iso: string) => iso.slice(0, 10).split('-').reverse().join('/');
+
+/**
+ * Records the corrections and cancellations of this batch by the notice they name, then
+ * sets each notice they touch (named by this batch, or imported in it) to what all its
+ * later notices say: the last deadline given, cancelled when one cancels it. `modifie_le`
+ * moves only when what they say changes (a re-import changes nothing), so that the robot
+ * reports a change once.
+ */
+async function applyCorrections(trx: Knex.Transaction, rows: BoampRow[], now: string): Promise<void> {
+  const corrections = rows.flatMap((r) =>
+    r.annonces_liees.map((annonce_id) => ({
+      annonce_id,
+      correction_id: r.annonce_id,
+      date_parution: r.date_parution,
+      kind: /ANNUL/i.test(`${r.etat ?? ''} ${r.nature ?? ''}`) ? 'annulation' : 'rectificatif',
+      date_limite: r.date_limite,
+    })),
+  );
+  if (corrections.length) await upsertRows(trx, 'notice_corrections', ['annonce_id', 'correction_id'], corrections);
+  const touched = new Set(corrections.map((c) => c.annonce_id));
+  const own = rows.map((r) => r.annonce_id);
+  for (let i = 0; i < own.length; i += 900) for (const c of await trx('notice_corrections').whereIn('annonce_id', own.slice(i, i + 900)).distinct('annonce_id')) touched.add(c.annonce_id as string);
+  const targets = [...touched];
+  for (let i = 0; i < targets.length; i += 500) {
+    const slice = targets.slice(i, i + 500);
+    const notices = (await trx('notices').whereIn('annonce_id', slice).select('annonce_id', 'date_limite', 'etat', 'modifie_par', 'modification')) as Record<string, string | null>[];
+    if (!notices.length) continue;
+    const all = (await trx('notice_corrections')
+      .whereIn('annonce_id', notices.map((n) => n.annonce_id as string))
+      .orderBy([{ column: 'date_parution' }, { column: 'correction_id' }])
+      .select('annonce_id', 'correction_id', 'date_parution', 'kind', 'date_limite')) as Record<string, string | null>[];
+    for (const n of notices) {
+      const mine = all.filter((c) => c.annonce_id === n.annonce_id);
+      if (!mine.length) continue;
+      const last = mine[mine.length - 1] as Record<string, string | null>;
+      const cancel = mine.find((c) => c.kind === 'annulation');
+      const deadline = [...mine].reverse().find((c) => c.date_limite)?.date_limite ?? null;
+      const changes: Record<string, unknown> = {};
+      let what: string;
+      if (cancel) {
+        what = `avis annulé par l’avis ${cancel.correction_id}${cancel.date_parution ? ` du ${frenchDate(cancel.date_parution)}` : ''}`;
+        changes.etat = 'AVIS_ANNULE';
+      } else if (deadline) {
+        // Said the same way whatever the stored deadline (a re-import of the notice puts its first one back).
+        what = `date limite fixée au ${frenchDate(deadline)} par l’avis rectificatif ${last.correction_id}`;
+        if (deadline !== n.date_limite) changes.date_limite = deadline;
+      } else {
+        what = `avis rectifié par l’avis ${last.correction_id}${last.date_parution ? ` du ${frenchDate(last.date_parution)}` : ''}`;
+      }
+      const by = cancel?.correction_id ?? last.correction_id;
+      if (what !== n.modification || by !== n.modifie_par) Object.assign(changes, { modification: what.slice(0, 300), modifie_par: by, modifie_le: now });
+      if (Object.keys(changes).length) await trx('notices').where('annonce_id', n.annonce_id as string).update({ ...changes, updated_at: now });
+    }
+  }
+}

@@ -8,14 +8,42 @@ import { foldText } from '../../platform/search/text-fold.js';
 import type { NoticeFields } from './rows.js';
 
 
-const COLUMNS = ['marche_id', 'annonce_id', 'source', 'objet', 'acheteur_nom', 'date_parution', 'date_limite', 'departements', 'types_marche', 'nature', 'nature_libelle', 'procedure_libelle', 'cpv', 'cpv_codes'];
+const COLUMNS = [
+  'marche_id',
+  'annonce_id',
+  'source',
+  'objet',
+  'acheteur_nom',
+  'acheteur_siret',
+  'date_parution',
+  'date_limite',
+  'departements',
+  'types_marche',
+  'nature',
+  'nature_libelle',
+  'procedure_libelle',
+  'etat',
+  'cpv',
+  'cpv_codes',
+  'valeur_estimee',
+  'lots',
+  'annonces_liees',
+  'modifie_le',
+  'modifie_par',
+  'modification',
+];
+
+const jsonList = <T>(v: unknown): T[] => (typeof v === 'string' && v ? (JSON.parse(v) as T[]) : []);
 
 function toNotice(r: Record<string, unknown>): NoticeFields {
   return {
     ...(r as unknown as NoticeFields),
-    departements: JSON.parse(r.departements as string) as string[],
-    types_marche: JSON.parse(r.types_marche as string) as string[],
-    cpv_codes: JSON.parse(r.cpv_codes as string) as string[],
+    departements: jsonList(r.departements),
+    types_marche: jsonList(r.types_marche),
+    cpv_codes: jsonList(r.cpv_codes),
+    lots: jsonList(r.lots),
+    annonces_liees: jsonList(r.annonces_liees),
+    valeur_estimee: r.valeur_estimee === null || r.valeur_estimee === undefined ? null : Number(r.valeur_estimee),
   };
 }
 

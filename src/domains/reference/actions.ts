@@ -3,6 +3,8 @@ import type { Caller } from '../../access/caller.js';
 import { listAlertSources, listCpv, listDepartements, listNaf, listRegions } from './store.js';
 import type { Services } from '../context.js';
 import { sourceVolumes, type AlertSourceCode } from '../source-volumes.js';
+import { sourcesFreshness, UNKNOWN_SYNC } from '../source-freshness.js';
+import type { SyncPlan } from '../../sync/status.js';
 import { parisIso } from '../../platform/paris-time.js';
 import type { HandlerMap, OperationResults } from '../../../generated/handler-map.js';
 
@@ -15,19 +17,28 @@ function list<T>(items: T[]): { total: number; items: T[] } {
   return { total: items.length, items };
 }
 
-export function referenceActions({ db, now }: Services): ReferenceActions {
-  const shaped = new WeakMap<object, OperationResults['referentiels.sources']['items']>();
+/** The plan of a service without synchronisation (a test's, a tool's). */
+export const SYNC_OFF: SyncPlan = { enabled: false, sources: null, settings: {} };
+
+export function referenceActions({ db, now, sync = SYNC_OFF }: Services): ReferenceActions {
+  const shaped = new WeakMap<object, WeakMap<object, OperationResults['referentiels.sources']['items']>>();
   return {
     'referentiels.sources': async () => {
-      const [sources, volumes] = await Promise.all([listAlertSources(db), sourceVolumes(db, now().getTime())]);
-      // Shaped once per count (a minute): this list answers the benchmark's admitted call.
-      let items = shaped.get(volumes);
+      const [sources, volumes, freshness] = await Promise.all([listAlertSources(db), sourceVolumes(db, now().getTime()), sourcesFreshness(db, sync, now().getTime())]);
+      // Shaped once per count and state read (a minute): this list answers the benchmark's admitted call.
+      const byVolumes = shaped.get(volumes) ?? new WeakMap<object, OperationResults['referentiels.sources']['items']>();
+      shaped.set(volumes, byVolumes);
+      let items = byVolumes.get(freshness);
       if (!items) {
         items = sources.map((s) => {
           const volume = volumes.get(s.code as AlertSourceCode);
-          return { ...s, donnees: { enregistrements: volume?.records ?? 0, derniere_entree: volume?.lastIngestedAt ? parisIso(new Date(volume.lastIngestedAt)) : null } };
+          return {
+            ...s,
+            donnees: { enregistrements: volume?.records ?? 0, derniere_entree: volume?.lastIngestedAt ? parisIso(new Date(volume.lastIngestedAt)) : null },
+            synchronisation: freshness.get(s.code) ?? UNKNOWN_SYNC,
+          };
         });
-        shaped.set(volumes, items);
+        byVolumes.set(freshness, items);
       }
       return list(items);
     },

@@ -1,7 +1,13 @@
 // The checklist of a response file, read in the consultation file's RC (règlement de la
 // consultation): the usual pieces a French bid provides, each with the RC page and the
-// passage citing it; the pieces of the DCE to fill in (BPU, DPGF, DQE, acte d'engagement)
-// when the RC does not name them; a default list when the service has no RC to read.
+// passage citing it, taken from the RC's sections on the content of the candidacy and of the
+// offer (« Présentation des candidatures et des offres », « Documents à produire », « Pièces
+// de l'offre »…) and not from the rest of the RC, where documents are only mentioned (the
+// list of the DCE's pieces, an optional upload service listing the RIB or the Kbis, what the
+// winner alone will provide); the answer frames the RC requires (« cadre de réponse
+// technique », « cadre de réponse financier »); the pieces of the DCE to fill in (BPU, DPGF,
+// DQE, acte d'engagement, forms, answer frames) when the RC does not name them; a default
+// list when the service has no RC to read.
 import { foldText } from '../../platform/search/text-fold.js';
 import type { ChecklistItem, OriginKind } from './store.js';
 
@@ -20,6 +26,8 @@ export type ItemCode =
   | 'dpgf'
   | 'dqe'
   | 'acte_engagement'
+  | 'cadre_reponse_technique'
+  | 'cadre_reponse_financier'
   | 'rib';
 
 /** Each usual piece: its label and what names it in folded text (lower case, no accents, words split by one space). */
@@ -37,7 +45,9 @@ const PIECES: readonly { code: ItemCode; label: string; pattern: RegExp }[] = [
   { code: 'bpu', label: 'Bordereau des prix unitaires (BPU)', pattern: /\bbpu\b|bordereau des prix/ },
   { code: 'dpgf', label: 'Décomposition du prix global et forfaitaire (DPGF)', pattern: /\bdpgf\b|decomposition du prix global/ },
   { code: 'dqe', label: 'Détail quantitatif estimatif (DQE)', pattern: /\bdqe\b|detail quantitatif/ },
-  { code: 'acte_engagement', label: "Acte d'engagement", pattern: /acte d ?engagement|\batri\b/ },
+  { code: 'acte_engagement', label: "Acte d'engagement", pattern: /acte d ?engagement|\batt?ri ?1?\b/ },
+  { code: 'cadre_reponse_technique', label: 'Cadre de réponse technique', pattern: /cadres? (de |du )?(la )?reponse techniques?|\bcrt\b|cadre (de |du )?memoire technique|questionnaire technique/ },
+  { code: 'cadre_reponse_financier', label: 'Cadre de réponse financier', pattern: /cadres? (de |du )?(la )?reponse financi|\bcrf\b|cadre financier/ },
   { code: 'rib', label: "Relevé d'identité bancaire (RIB)", pattern: /\brib\b|releve d identite bancaire/ },
 ];
 
@@ -45,7 +55,14 @@ const PIECES: readonly { code: ItemCode; label: string; pattern: RegExp }[] = [
 export const DEFAULT_CODES: readonly ItemCode[] = ['dc1', 'dc2', 'memoire_technique', 'attestation_assurance', 'attestation_fiscale', 'attestation_sociale', 'kbis', 'acte_engagement', 'rib'];
 
 /** The DCE piece kinds that are forms to fill in and give back. */
-const FORM_PIECES: Readonly<Record<string, ItemCode>> = { bpu: 'bpu', dpgf: 'dpgf', ae: 'acte_engagement' };
+const FORM_PIECES: Readonly<Record<string, ItemCode>> = { bpu: 'bpu', dpgf: 'dpgf', dqe: 'dqe', ae: 'acte_engagement', dc1: 'dc1', dc2: 'dc2', dume: 'dume', cadre_reponse: 'cadre_reponse_technique' };
+
+/** The item a DCE piece to fill in stands for: an answer frame is financial when its name says so. */
+function formCode(piece: { filename: string; doc_type: string }): ItemCode | null {
+  const code = FORM_PIECES[piece.doc_type] ?? null;
+  if (code === 'cadre_reponse_technique' && /financ|\bcrf\b/.test(foldText(piece.filename))) return 'cadre_reponse_financier';
+  return code;
+}
 
 const EXCERPT_CHARS = 300;
 
@@ -65,17 +82,70 @@ function excerptOf(sentence: string, folded: string, at: number): string {
   return `${start > 0 ? '…' : ''}${cut}${start + EXCERPT_CHARS - 2 < clean.length ? '…' : ''}`;
 }
 
-/** The usual pieces the RC's pages name, in the order the RC names them, each with its first page and passage. */
+/**
+ * A heading of an RC: « ARTICLE 6 – … », « 6 - … », « 6.1 - … », « 3.1.2 Composition … »,
+ * « Article premier : … ». Its level is its count of numbers (an article is level 1).
+ */
+const HEADING = /^\s*(?:article\s+(?:(\d{1,2}(?:\.\d{1,2}){0,3})|premier|1er)|(\d{1,2}(?:\.\d{1,2}){0,3}))\s*(?:[-–—.:/)°]\s*|\s+)(?=\S)(.{2,160})$/i;
+
+/** Headings of the sections on what the candidate provides. */
+const CONTENT_TITLE =
+  /presentation des (candidatures|offres|plis|dossiers)|contenu (des plis|du pli|de l offre|des offres|de la candidature|des candidatures|du dossier (de candidature|de reponse|d offre|a remettre))|(documents?|pieces?|elements?|justificatifs?|renseignements?) (a |qui doivent etre )?(produire|fournir|remettre|joindre)|pieces? (de|relatives? a|constitutives? de) (la |l )?(candidature|offre)|composition (de l offre|des offres|du dossier|du pli|des plis|de la reponse|de la candidature)|dossier (a remettre|de candidature|de l offre)|offre (technique|financiere)|(la |le )?candidature$|(l )?offre$/;
+
+/** Headings of sections that only mention documents: the DCE's own pieces, how to send, how offers are judged, what the winner provides. */
+const OTHER_TITLE =
+  /contenu du dossier de consultation|dossier de consultation|documents? (fournis|remis|mis a disposition)|pieces? du dce|conditions? d envoi|remise des plis|transmission|depot|dematerialis|signature|jugement|examen|selection|criteres?|attribution|attributaire|renseignements? complementaires|visite|variantes?|delai|recours|negociation|questions?/;
+
+/** Sentences naming documents that are not to be put in the bid: dispensed, optional services, the winner's later papers. */
+const NOT_ASKED =
+  /n (a|ont|aura|auront) pas a (les )?(fournir|produire|remettre|joindre)|dispense|ne (sont|seront|est|sera) pas (exige|demande|requis|a fournir)|coffre ?fort|espace (documentaire|entreprise|de stockage)|a titre facultatif|facultatif|attributaire|envisage d attribuer|retenu (devra|produira|fournira|transmettra)|avant (la )?notification|dans un delai de \d+ jours? (a compter )?de la demande/;
+
+/**
+ * The lines of the RC that belong to its sections on the content of the candidacy and the
+ * offer (each with its page), or null when the RC has no such section (then all its text is
+ * read). A line is in such a section when its innermost heading that says something says so:
+ * « 3.1.1 Documents fournis aux candidats » under « Article 3 Présentation des offres » does not.
+ */
+export function contentLines(pages: readonly { page: number; text: string }[]): { page: number; line: string }[] | null {
+  const stack: { level: number; verdict: boolean | null }[] = [];
+  const out: { page: number; line: string }[] = [];
+  let any = false;
+  for (const { page, text } of pages) {
+    for (const line of text.split('\n')) {
+      const m = HEADING.exec(line);
+      // A numbered line ending like a sentence, or a long one, is a list item, not a heading.
+      if (m && !/[;,]$/.test(line.trim())) {
+        const number = m[1] ?? m[2] ?? '1';
+        const level = number.split('.').length;
+        const title = foldText(m[3] as string);
+        const verdict = OTHER_TITLE.test(title) && !/^(pieces?|documents?) (de|relatives? a) (la |l )?(candidature|offre)/.test(title) ? false : CONTENT_TITLE.test(title) ? true : null;
+        while (stack.length && (stack[stack.length - 1] as { level: number }).level >= level) stack.pop();
+        stack.push({ level, verdict });
+        if (verdict) any = true;
+      }
+      const decided = [...stack].reverse().find((h) => h.verdict !== null);
+      if (decided?.verdict) out.push({ page, line });
+    }
+  }
+  return any ? out : null;
+}
+
+/** The usual pieces the RC asks for, in the order the RC names them, each with its first page and passage. */
 export function piecesNamedByRc(rcName: string, pages: readonly { page: number; text: string }[]): Draft[] {
   const found = new Map<ItemCode, { rank: number; draft: Draft }>();
   let rank = 0;
-  for (const { page, text } of pages) {
+  // The sections on the content of the candidacy and the offer, page by page; the whole RC when it has none.
+  const lines = contentLines(pages);
+  const read: { page: number; text: string }[] = lines
+    ? [...new Set(lines.map((l) => l.page))].map((page) => ({ page, text: lines.filter((l) => l.page === page).map((l) => l.line).join('\n') }))
+    : [...pages];
+  for (const { page, text } of read) {
     // Sentences keep the passage short enough to quote. A PDF's text wraps its lines: a line
     // break is a boundary only before a capitalised word (a heading's end, a new sentence).
-    const joined = text.replace(/\n(?![A-ZÀ-Ý][a-zà-ÿ])/g, ' ');
+    const joined = text.replace(/\n(?![A-ZÀ-Ý•✦\-–][a-zà-ÿ ])/g, ' ');
     for (const sentence of joined.split(/(?<=[.;!?])\s+|\n+/)) {
       const folded = foldText(sentence);
-      if (!folded) continue;
+      if (!folded || NOT_ASKED.test(folded)) continue;
       const hits = PIECES.map((p) => ({ p, m: p.pattern.exec(folded) }))
         .filter((h): h is { p: (typeof PIECES)[number]; m: RegExpExecArray } => h.m !== null)
         .sort((a, b) => a.m.index - b.m.index);
@@ -94,7 +164,7 @@ export function piecesNamedByRc(rcName: string, pages: readonly { page: number; 
 export function formsOfDce(pieces: readonly { filename: string; doc_type: string }[], named: ReadonlySet<ItemCode>): Draft[] {
   const out: Draft[] = [];
   for (const piece of pieces) {
-    const code = FORM_PIECES[piece.doc_type];
+    const code = formCode(piece);
     if (!code || named.has(code)) continue;
     const label = PIECES.find((p) => p.code === code)?.label as string;
     const base = piece.filename.split('/').pop() as string;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/database.js';
 import { retryWhileBusy } from '../../platform/db/busy.js';
 import { parseQuery, type ParsedQuery } from '../../platform/search/query-syntax.js';
-import { appendEvents, type EventRecord, type NewEvent } from '../events/store.js';
+import { appendEvents, type EventKind, type EventRecord, type NewEvent } from '../events/store.js';
 import { noticesByIds } from '../notices/store.js';
 import { noticeRecord } from '../notices/actions.js';
 import { Percolator } from './percolator.js';
@@ -196,7 +196,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
   const byDepartement = new Map<string, DueAlert[]>();
   if (!percolator) for (const a of watching) for (const d of a.departements) byDepartement.set(d, [...(byDepartement.get(d) ?? []), a]);
 
-  const matches = new Map<DueAlert, { key: string; occurredAt: string; dateLimite: string | null }[]>();
+  const matches = new Map<DueAlert, { key: string; occurredAt: string; dateLimite: string | null; kind?: EventKind; eventKey?: string }[]>();
   const keys = new Set<string>();
   for await (const chunk of reader.read(db, from, to, now)) {
     for (const doc of chunk) {
@@ -205,7 +205,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
         : [...new Set(doc.departements.flatMap((d) => byDepartement.get(d) ?? []))].filter((a) => acceptsDocument(reader.source, a, doc));
       for (const a of hits) {
         const list = matches.get(a) ?? [];
-        list.push({ key: doc.key, occurredAt: doc.occurredAt, dateLimite: doc.dateLimite ?? null });
+        list.push({ key: doc.key, occurredAt: doc.occurredAt, dateLimite: doc.dateLimite ?? null, kind: doc.kind, eventKey: doc.eventKey });
         matches.set(a, list);
         keys.add(doc.key);
       }
@@ -222,7 +222,7 @@ async function evaluateSource(input: EvaluationInput, reader: SourceReader, to: 
     for (const m of list) {
       const record = records.get(m.key);
       if (!record) continue;
-      events.push({ kind: reader.kind, source: reader.source, occurredAt: m.occurredAt, record });
+      events.push({ kind: m.kind ?? reader.kind, source: reader.source, occurredAt: m.occurredAt, record, ...(m.eventKey ? { recordKey: m.eventKey } : {}) });
       // A notice reported with its deadline already within 7 days gets its reminder at once.
       if (reader.source === 'marche' && m.dateLimite && m.dateLimite > nowIso && m.dateLimite <= soon)
         events.push({ kind: 'rappel_echeance', source: 'marche', occurredAt: nowIso, record });
@@ -267,6 +267,46 @@ async function earlierReminders(input: EvaluationInput, found: Map<string, NewEv
   }
 }
 
+/**
+ * Changes of notices reported by earlier runs: a later notice of the same procedure moved
+ * the deadline or cancelled it (`modifie_le` in the window). One `avis_modifie` event per
+ * (alert, notice) that the alert reported as new, unless written already.
+ */
+async function earlierChanges(input: EvaluationInput, to: string, found: Map<string, NewEvent[]>): Promise<void> {
+  const { db, now } = input;
+  const watching = input.alerts.filter((a) => a.sources.has('marche') && a.from < to);
+  if (!watching.length) return;
+  const from = watching.reduce((min, a) => (a.from < min ? a.from : min), to);
+  const byAlert = new Map(watching.map((a) => [a.id, a]));
+  const ids = watching.map((a) => a.id);
+  const changed: { alert_id: string; record_id: string; modifie_le: string }[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    changed.push(
+      ...((await db('alert_events as e')
+        .join('notices as n', 'n.marche_id', 'e.record_id')
+        .whereIn('e.alert_id', ids.slice(i, i + 500))
+        .andWhere('e.kind', 'nouveau_marche')
+        .andWhere('n.modifie_le', '>', from)
+        .andWhere('n.modifie_le', '<=', to)
+        .whereNotExists(db('alert_events as r').select(db.raw('1')).whereRaw('r.alert_id = e.alert_id').andWhere('r.kind', 'avis_modifie').whereRaw('r.record_id = e.record_id'))
+        .orderBy(['e.alert_id', 'e.seq'])
+        .select('e.alert_id', 'e.record_id', 'n.modifie_le')) as { alert_id: string; record_id: string; modifie_le: string }[]),
+    );
+  }
+  const due = changed.filter((c) => c.modifie_le > (byAlert.get(c.alert_id)?.from ?? to));
+  if (!due.length) return;
+  const notices = new Map<string, EventRecord>();
+  const noticeIds = [...new Set(due.map((d) => d.record_id))];
+  for (let i = 0; i < noticeIds.length; i += 500) for (const n of await noticesByIds(db, noticeIds.slice(i, i + 500))) notices.set(n.marche_id, noticeRecord(n, input.publicUrl, now));
+  for (const d of due) {
+    const record = notices.get(d.record_id);
+    if (!record) continue;
+    const events = found.get(d.alert_id) ?? [];
+    events.push({ kind: 'avis_modifie', source: 'marche', occurredAt: d.modifie_le, record });
+    found.set(d.alert_id, events);
+  }
+}
+
 /** The key of the D-7 reminders in the counts per source. */
 export const REMINDER_GROUP = 'rappel_echeance';
 
@@ -280,6 +320,7 @@ export async function evaluateAlerts(input: EvaluationInput): Promise<Evaluation
   const found = new Map<string, NewEvent[]>();
   for (const reader of SOURCE_READERS) await evaluateSource(input, reader, to, found);
   await earlierReminders(input, found);
+  await earlierChanges(input, to, found);
 
   const result: EvaluationResult = { alertsEvaluated: input.alerts.length, eventsWritten: 0, bySource: {}, found };
   if (!claim) return result;

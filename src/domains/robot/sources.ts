@@ -54,6 +54,10 @@ export interface NewDocument {
   montant?: number | null;
   /** A notice's deadline (the D-7 reminder). */
   dateLimite?: string | null;
+  /** The event's kind when it is not the reader's (a consultation file's new version). */
+  kind?: EventKind;
+  /** The event's unique key when it is not the document's key (see NewEvent.recordKey). */
+  eventKey?: string;
 }
 
 export interface RecordContext {
@@ -352,7 +356,8 @@ const DCE_CHUNK = 50;
 /**
  * Consultation files: a file cites the terms when one of its reading pages does (the
  * search's documents are its pages: text and piece name); its departments are its notice's,
- * the one it was matched to at import or the one carrying its annonce_id.
+ * the one it was matched to at import or the one carrying its annonce_id. A new version of
+ * a file enters again (its `ingested_at` is the version's): « DCE modifié », once per version.
  */
 const dceFiles: SourceReader = {
   source: 'dce',
@@ -363,7 +368,7 @@ const dceFiles: SourceReader = {
     for (;;) {
       const q = db('dce_files as f')
         .leftJoin('notices as n', (j) => j.on('n.marche_id', 'f.marche_id').orOn((o) => o.onNull('f.marche_id').andOn('n.annonce_id', 'f.annonce_id')))
-        .select('f.id', 'f.ingested_at', 'n.departements', 'n.date_parution')
+        .select('f.id', 'f.ingested_at', 'f.version', 'n.departements', 'n.date_parution')
         .where('f.ingested_at', '>', from)
         .andWhere('f.ingested_at', '<=', to);
       if (after) {
@@ -387,8 +392,10 @@ const dceFiles: SourceReader = {
       }
       yield files.map((f) => {
         const pieces = byFile.get(String(f.id)) ?? [];
+        const version = Number(f.version);
         return {
           key: String(f.id),
+          ...(version > 1 ? { kind: 'dce_modifie' as const, eventKey: `${String(f.id)}@v${version}` } : {}),
           ingestedAt: String(f.ingested_at),
           occurredAt: String(f.ingested_at),
           fields: pieces.flat(),
@@ -414,7 +421,7 @@ const dceFiles: SourceReader = {
         const departements = json<string[]>(r.departements, []);
         out.set(String(r.id), {
           id: String(r.id),
-          titre: `Dossier de consultation : ${str(r.objet) ?? String(r.label)}`,
+          titre: `${Number(r.version) > 1 ? 'DCE modifié' : 'Dossier de consultation'} : ${str(r.objet) ?? String(r.label)}`,
           resume: `${str(r.acheteur_nom) ?? 'Acheteur non précisé'} — ${pieces} pièce${pieces > 1 ? 's' : ''} — version ${Number(r.version)}${departements.length ? ` — départements ${departements.join(', ')}` : ''}.`,
           fields: {
             dce_id: String(r.id),

@@ -3,12 +3,16 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { extractDocument, ExtractionError, type DocumentFormat } from './document-text.js';
+import { preparePdf } from './pdf.js';
 
 export interface ExtractionJob {
   id: number;
   path: string;
   format: DocumentFormat;
 }
+
+// pdfjs is loaded while the first piece is staged, not when it is extracted.
+preparePdf().catch(() => undefined);
 
 parentPort?.on('message', async (job: ExtractionJob) => {
   try {

@@ -57,8 +57,15 @@ describe('DECP real samples', function () {
     const report = await run('decp-2019-shape-decp-processing-fixture.json');
     expect(report).to.include({ read: 2, inserted: 2, skipped: 0 });
     expect(await award('21974022200019:2019-VI2022.242')).to.include({ montant: 137614, date_notification: '2022-11-23', cpv: '45316110-9', departement: '974', duree_mois: null });
-    expect(await winners('21974022200019:2019-VI2022.242')).to.deep.equal([{ siret: '12345678900023', siren: '123456789', denomination: 'FFF' }]);
-    expect(await award('21500222100012:2019_83935401')).to.include({ acheteur_siret: '21500222100012', montant: 77899, date_notification: '2021-12-01', departement: '50', duree_mois: 11 });
+    // Its amendment names new holders: they are the ones in force; the one with a VAT number is kept as published.
+    expect(await winners('21974022200019:2019-VI2022.242')).to.deep.equal([{ siret: '34027049500021', siren: '340270495', denomination: 'FFF' }]);
+    expect(JSON.parse((await award('21974022200019:2019-VI2022.242')).titulaires_autres as string)).to.deep.equal([{ identifiant: '1111111111', type_identifiant: 'TVA', denomination: 'ABC' }]);
+    // « Avenant 1 » sets a new amount and duration: in force, the first ones kept.
+    expect(await award('21500222100012:2019_83935401')).to.include({ acheteur_siret: '21500222100012', montant: 79237, montant_initial: 77899, date_notification: '2021-12-01', departement: '50', duree_mois: 1, duree_mois_initiale: 11 });
+    expect(JSON.parse((await award('21500222100012:2019_83935401')).modifications as string)).to.deep.equal([
+      { id: null, date: '2022-11-23', objet: 'Avenant 1', montant: 79237, duree_mois: 1, titulaires: [{ identifiant: '12345678900022', denomination: 'AMC FOLLIOT' }] },
+    ]);
+    expect(report.notes).to.deep.include({ 'titulaire sans SIRET valide gardé tel que publié (identifiant et type)': 1 });
   });
 
   it('2024 Mégalis file: imports its five contracts (and its empty list of concessions)', async () => {
@@ -72,7 +79,9 @@ describe('DECP real samples', function () {
   it('2024 fixture: imports its five contracts, its bare NaN read as null', async () => {
     const report = await run('decp-2024-shape-decp-processing-fixture.json');
     expect(report).to.include({ read: 5, inserted: 5, skipped: 0 });
-    expect(await award('21030042200016:202401L04')).to.include({ objet: 'Facades', montant: 127835.12, date_notification: '2024-02-08', duree_mois: 17 });
+    // Its first amendment sets 124 557,46 € and two new holders; the second one changes nothing more.
+    expect(await award('21030042200016:202401L04')).to.include({ objet: 'Facades', montant: 124557.46, montant_initial: 127835.12, date_notification: '2024-02-08', duree_mois: 17 });
+    expect((await winners('21030042200016:202401L04')).map((w) => w.siret)).to.deep.equal(['81223513300026', '98756638100011']);
     // `dureeMois: "NC"` is no duration.
     expect(await award('21974022200019:2022VI2022.242')).to.include({ montant: 137614, date_notification: '2022-11-23', duree_mois: null });
   });
@@ -86,7 +95,11 @@ describe('DECP real samples', function () {
     for (const m of mapped) expect(m).to.not.have.property('skip');
     const rows = mapped.map((m) => ('row' in m ? m.row : null));
     expect(rows.map((r) => r?.id)).to.deep.equal(['2022VI2022.242', '2020F00075', '202401L04', '2019K1209', '202207LOT03']);
-    expect(rows[2]).to.include({ objet: 'Facades', montant: 127835.12, date_notification: '2024-02-08', duree_mois: 17 });
+    expect(rows[2]).to.include({ objet: 'Facades', montant: 124557.46, montant_initial: 127835.12, date_notification: '2024-02-08', duree_mois: 17 });
+    // 2019K1209: amendment 6 sets 1 214 900 € over 49 months; its holders stay (the amendments naming none, or unreadable ones).
+    expect(rows[3]).to.include({ montant: 1214900, montant_initial: 1105000, duree_mois: 49 });
+    expect(rows[3]?.winners.map((w) => w.siret)).to.deep.equal(['39210031900038', '39210873400063', '39830819700035']);
+    expect(rows[3]?.modifications.map((m) => m.id)).to.deep.equal(['1', '2', '6', '7']);
     for (const r of rows) expect(r?.date_notification).to.match(/^\d{4}-\d{2}-\d{2}$/);
   });
 

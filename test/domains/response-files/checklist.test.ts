@@ -1,6 +1,7 @@
-// The checklist of a response file is what the RC names, in its order, each item with the RC page and passage citing it; the DCE's forms the RC does not name are added, one per piece; a default list otherwise.
+// The checklist of a response file is what the RC's sections on the content of the candidacy and the offer ask for (not the documents the rest of the RC only mentions), answer frames included, in its order, each item with the RC page and passage citing it; the DCE's forms the RC does not name are added, one per piece; a default list otherwise.
 import { expect } from 'chai';
-import { defaultChecklist, formsOfDce, piecesNamedByRc } from '../../../src/domains/response-files/checklist.js';
+import { contentLines, defaultChecklist, formsOfDce, piecesNamedByRc } from '../../../src/domains/response-files/checklist.js';
+import { AWS_LAYOUT, MARCHES_SECURISES_LAYOUT, PLACE_LAYOUT, type RcPage } from './fixtures/rc-excerpts.js';
 
 const DEMO_RC = [
   // As a PDF gives it: wrapped lines inside a sentence, headings on lines of their own.
@@ -57,5 +58,49 @@ describe('response files: checklist read in the RC', () => {
     const items = defaultChecklist();
     expect(items.map((i) => i.code)).to.include.members(['dc1', 'dc2', 'memoire_technique', 'kbis', 'rib', 'acte_engagement']);
     expect(items.every((i) => i.origin.kind === 'defaut' && i.origin.page === null)).to.equal(true);
+  });
+});
+
+describe('response files: checklist read in real RC layouts', () => {
+  const codes = (pages: RcPage[]) => piecesNamedByRc('RC.pdf', pages).map((i) => i.code);
+
+  it('finds the sections on the content of the candidacy and the offer, not the list of the DCE nor the sending or award sections', () => {
+    const lines = contentLines(AWS_LAYOUT)?.map((l) => l.line) ?? [];
+    expect(lines[0]).to.equal('6 - Présentation des candidatures et des offres');
+    expect(lines.at(-1)).to.match(/^l'exécution du contrat$/);
+    expect(lines.join('\n')).not.to.match(/Contenu du dossier de consultation|MPS|Kbis|attribuer/);
+    const place = contentLines(PLACE_LAYOUT)?.map((l) => l.line).join('\n') ?? '';
+    expect(place).to.match(/^ARTICLE 5 – CONTENU DES PLIS/).and.match(/planning prévisionnel des travaux\.$/);
+    expect(contentLines([{ page: 1, text: 'Règlement de la consultation\nRéfection de la toiture.' }])).to.equal(null);
+  });
+
+  it('AWS layout: the pieces of 6.1 only, not those the optional SIRET service or the winner provides', () => {
+    expect(codes(AWS_LAYOUT)).to.deep.equal(['dc1', 'dume', 'dc2', 'attestation_assurance', 'qualification', 'acte_engagement', 'dpgf', 'memoire_technique']);
+    const items = piecesNamedByRc('RC.pdf', AWS_LAYOUT);
+    expect(items.find((i) => i.code === 'acte_engagement')?.origin).to.include({ page: 4 });
+    expect(items.find((i) => i.code === 'dc1')?.origin.excerpt).to.match(/^• Formulaire DC1, Lettre de candidature/);
+  });
+
+  it('PLACE layout: the required technical and financial answer frames, not the safe offered by the platform nor the winner’s papers', () => {
+    expect(codes(PLACE_LAYOUT)).to.deep.equal(['dume', 'dc1', 'dc2', 'attestation_assurance', 'acte_engagement', 'cadre_reponse_technique', 'memoire_technique', 'cadre_reponse_financier', 'bpu', 'dqe', 'planning']);
+    const frame = piecesNamedByRc('RC.pdf', PLACE_LAYOUT).find((i) => i.code === 'cadre_reponse_technique');
+    expect(frame?.label).to.equal('Cadre de réponse technique');
+    expect(frame?.origin).to.include({ kind: 'rc', page: 3 });
+    expect(frame?.origin.excerpt).to.match(/^- le cadre de réponse technique fourni au DCE/);
+  });
+
+  it('marches-securises layout: « Documents fournis aux candidats » is the DCE, « Composition de l’offre » and « pièces relatives à l’offre » are the bid', () => {
+    expect(codes(MARCHES_SECURISES_LAYOUT)).to.deep.equal(['dc1', 'dc2', 'acte_engagement', 'bpu', 'memoire_technique', 'planning']);
+  });
+
+  it('adds the answer frames and forms of the DCE the RC does not name, the financial frame told by its name', () => {
+    const pieces = [
+      { filename: 'Cadre de réponse technique.docx', doc_type: 'cadre_reponse' },
+      { filename: 'CRF_lot_1.xlsx', doc_type: 'cadre_reponse' },
+      { filename: 'DQE.xlsx', doc_type: 'dqe' },
+      { filename: 'DC1.docx', doc_type: 'dc1' },
+      { filename: 'Questions-réponses.pdf', doc_type: 'questions_reponses' },
+    ];
+    expect(formsOfDce(pieces, new Set(['dc1'] as const)).map((f) => f.code)).to.deep.equal(['cadre_reponse_technique', 'cadre_reponse_financier', 'dqe']);
   });
 });

@@ -68,7 +68,7 @@ describe('awards and buyers', function () {
     const { json } = await svc.rest('attributions.get', { id: `${QUIMPER}:A1` });
     expect(json.results).to.have.length(1);
     expect(json.results[0].fields).to.include({ id_decp: 'A1', acheteur: 'Commune de Quimper', montant: 184500, departement: '29', cpv: '45261000-4' });
-    expect(json.results[0].fields.titulaires).to.deep.equal([{ siret: '73282932000018', siren: '732829320', denomination: 'CHARPENTES DU LEON' }]);
+    expect(json.results[0].fields.titulaires).to.deep.equal([{ siret: '73282932000018', siren: '732829320', denomination: 'CHARPENTES DU LEON', identifiant: '73282932000018', type_identifiant: 'SIRET' }]);
     expect(json.results[0].fields.url).to.equal(`${svc.url}/attributions/${encodeURIComponent(`${QUIMPER}:A1`)}`);
     expect(json.results[0].resume).to.match(/184\s500 €/u);
     expect((await svc.rest('attributions.get', { id: 'inconnu:0' })).json.results).to.deep.equal([]);

@@ -15,6 +15,8 @@ const SPEC_FIELDS = [
   'rge_domaines', 'dirigeants', 'evolution_ca',
   // Not in the spec's table: the company's collective proceedings (BODACC), issue 13.
   'procedures_collectives',
+  // Where the identity comes from (SIRENE, its establishments, or the RNE register alone).
+  'source_identite',
 ].sort();
 
 const UNITS = `siren,dateCreationUniteLegale,trancheEffectifsUniteLegale,dateDernierTraitementUniteLegale,etatAdministratifUniteLegale,nomUniteLegale,prenom1UniteLegale,denominationUniteLegale,denominationUsuelle1UniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,nicSiegeUniteLegale,categorieEntreprise
