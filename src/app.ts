@@ -11,6 +11,8 @@ import { responseFileExports } from './domains/response-files/export.js';
 import { openObjectStore } from './platform/files/object-store.js';
 import { BearerAuthenticator } from './auth/bearer.js';
 import { createInteractionPages } from './auth/interactions.js';
+import { createSelfServicePages } from './auth/self-service-pages.js';
+import { LEGAL_PATHS, legalPages } from './auth/legal-pages.js';
 import { authorizationServerMetadata, protectedResourceMetadata, providerEndpoints } from './auth/metadata.js';
 import { metadataRoutes } from './auth/resources.js';
 import { createAuthServer } from './auth/provider.js';
@@ -83,6 +85,15 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
 
   const accountPages = createAccountPages(auth, control, now, { smtpConfigured: email.smtpConfigured, sync: config.sync });
   const interactions = createInteractionPages(auth, control, now);
+  const selfService = createSelfServicePages({
+    auth,
+    db: control,
+    now,
+    mail: { mailFrom: config.mailFrom, publicUrl: config.publicUrl, serviceName: config.legal.serviceName },
+    linkKey: dceLinkKey,
+    store: dceStore,
+  });
+  const legal = legalPages(config.legal);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
   const dceDownload = dceDownloads({ db, store: dceStore, key: dceLinkKey, now });
   const responseFileExport = responseFileExports({ db, store: dceStore, key: dceLinkKey, now });
@@ -112,7 +123,39 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     // Account settings (Accès IA); any other /compte… address asks to sign in first
     .get('/compte/connexion', accountPages.signInForm)
     .post('/compte/connexion', accountPages.signIn)
-    .get(['/compte', '/compte/acces-ia'], accountPages.accesses)
+    // Self-service: sign-up, forgotten password, invitations, e-mail links (single use, POSTed)
+    .get('/compte/inscription', selfService.signUpForm)
+    .post('/compte/inscription', selfService.signUp)
+    .get('/compte/inscription/confirmer/:token', selfService.confirmSignUpForm)
+    .post('/compte/inscription/confirmer/:token', selfService.confirmSignUp)
+    .get('/compte/mot-de-passe-oublie', selfService.forgotForm)
+    .post('/compte/mot-de-passe-oublie', selfService.forgot)
+    .get('/compte/reinitialisation/:token', selfService.resetForm)
+    .post('/compte/reinitialisation/:token', selfService.reset)
+    .get('/compte/invitation/:token', selfService.invitationForm)
+    .post('/compte/invitation/:token', selfService.acceptInvitation)
+    .get('/compte/adresse/confirmer/:token', selfService.confirmEmailForm)
+    .post('/compte/adresse/confirmer/:token', selfService.confirmEmail)
+    // The export link: the token is never written in the log.
+    .get(/^\/compte\/export\/([A-Za-z0-9_.-]+)$/, async (ctx, next) => {
+      noteCall(ctx, { address: 'compte-export' });
+      ctx.params = { token: (ctx.captures as string[])[0] as string };
+      return selfService.downloadExport(ctx, next);
+    })
+    // Mon compte, the organisation (administrators), the activity log
+    .get('/compte', selfService.myAccount)
+    .post('/compte/adresse', selfService.changeEmail)
+    .post('/compte/mot-de-passe', selfService.changePassword)
+    .post('/compte/quitter', selfService.leave)
+    .post('/compte/supprimer', selfService.deleteAccount)
+    .post('/compte/export', selfService.requestExport)
+    .get('/compte/organisation', selfService.organisation)
+    .post('/compte/organisation/inviter', selfService.invite)
+    .post('/compte/organisation/invitations/revoquer', selfService.revokeInvitation)
+    .post('/compte/organisation/role', selfService.changeRole)
+    .post('/compte/organisation/retirer', selfService.removeMember)
+    .get('/compte/journal', selfService.journal)
+    .get('/compte/acces-ia', accountPages.accesses)
     .get('/compte/courriels', accountPages.emails)
     .get('/compte/sources', accountPages.sources)
     .post('/compte/acces-ia/deconnecter', accountPages.disconnect)
@@ -121,6 +164,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .get('/compte/abonnement/:id', accountPages.subscriptionRequest)
     .post('/compte/abonnement/:id/confirmer', accountPages.confirmSubscription)
     .all(/^\/compte/, accountPages.signInRequired)
+    // Legal pages, linked from every page's footer and from the OAuth metadata
+    .get(LEGAL_PATHS.privacy, legal.privacy)
+    .get(LEGAL_PATHS.terms, legal.terms)
+    .get(LEGAL_PATHS.notice, legal.notice)
+    .get(LEGAL_PATHS.support, legal.support)
     // Record pages (every record's `url`), through the call path
     // Consultation files' temporary links: the path (the token) is never written in the log.
     .get(/^\/dce\/telechargement\/([A-Za-z0-9_.-]+)$/, async (ctx) => {

@@ -38,6 +38,8 @@ export interface Config {
   mailTiming: MailTiming;
   /** Tests only (never read from the environment): the DNS answers of sending-domain checks. */
   emailDnsResolver?: DnsResolver;
+  /** The operator's details shown on the legal pages (privacy, terms, legal notice, support). */
+  legal: LegalSettings;
   /**
    * Synchronisation with the publishers: `SYNC=on` runs it in the service (off by default: a
    * machine without network keeps working on its imports); `SYNC_SOURCES` chooses sources
@@ -54,6 +56,44 @@ export interface Config {
   };
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
+}
+
+export interface LegalSettings {
+  /** `SERVICE_NAME`: the service's name in pages and as the display name of account e-mails. */
+  serviceName: string;
+  /** `LEGAL_OPERATOR`: the operator's name and legal form (« Exemple SAS, capital 10 000 € »). */
+  operator: string;
+  /** `LEGAL_ADDRESS`: the operator's registered office. */
+  address: string;
+  /** `LEGAL_REGISTRATION`: RCS and SIREN, VAT number. */
+  registration: string;
+  /** `LEGAL_DIRECTOR`: the publication director. */
+  director: string;
+  /** `LEGAL_HOST`: the host's name, address and telephone (LCEN art. 6). */
+  host: string;
+  /** `SUPPORT_EMAIL`: where people write for help. */
+  supportEmail: string;
+  /** `PRIVACY_EMAIL`: where people exercise their rights (the DPO, when there is one). */
+  privacyEmail: string;
+  /** `PROCESSORS`: the processors, separated by « ; » (« Hébergeur X — hébergement — France »). */
+  processors: string[];
+}
+
+const TO_CONFIGURE = '(à renseigner par l’exploitant)';
+
+function legalSettings(env: NodeJS.ProcessEnv, mailFromAddress: string): LegalSettings {
+  const text = (name: string, fallback = TO_CONFIGURE) => env[name]?.trim() || fallback;
+  return {
+    serviceName: text('SERVICE_NAME', 'Données marchés publics et bâtiment'),
+    operator: text('LEGAL_OPERATOR'),
+    address: text('LEGAL_ADDRESS'),
+    registration: text('LEGAL_REGISTRATION'),
+    director: text('LEGAL_DIRECTOR'),
+    host: text('LEGAL_HOST'),
+    supportEmail: text('SUPPORT_EMAIL', mailFromAddress),
+    privacyEmail: text('PRIVACY_EMAIL', text('SUPPORT_EMAIL', mailFromAddress)),
+    processors: (env.PROCESSORS ?? '').split(';').map((p) => p.trim()).filter(Boolean),
+  };
 }
 
 export interface MailTiming {
@@ -133,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expiredRowsSweep: !['off', '0', 'false', 'non'].includes((env.EXPIRED_ROWS_SWEEP ?? 'on').trim().toLowerCase()),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: mailFrom(env.MAIL_FROM),
+    legal: legalSettings(env, mailFrom(env.MAIL_FROM)),
     mailTiming: { ...DEFAULT_MAIL_TIMING },
     sync: syncConfig(env),
     limits: { ...DEFAULT_LIMITS },

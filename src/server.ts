@@ -10,6 +10,7 @@ import { migrateLatest } from './migrations/index.js';
 import { createLogger, errorSummary, type Logger } from './log.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodic-task.js';
 import { purgeExpiredAuthRows } from './auth/store/expired-rows.js';
+import { deleteDueOrganisations } from './domains/account/erasure.js';
 import { openObjectStore, type ObjectStore } from './platform/files/object-store.js';
 import { startRobotScheduler, type RobotScheduler } from './domains/robot/scheduler.js';
 import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
@@ -99,7 +100,10 @@ export async function startService(
         everyMs: EXPIRED_ROWS_SWEEP_MS,
         run: async () => {
           const purged = await retryWhileBusy(() => purgeExpiredAuthRows(control, new Date()), 60_000);
-          if (purged.oauth + purged.webSessions + purged.loginFailures) logger.info({ purged }, 'lignes expirées purgées');
+          if (Object.values(purged).some((n) => n > 0)) logger.info({ purged }, 'lignes expirées purgées');
+          // Organisations whose last member left more than the grace period ago, with their workspace.
+          const organisations = await retryWhileBusy(() => deleteDueOrganisations(db, new Date()), 60_000);
+          if (organisations) logger.info({ organisations }, 'organisations sans membre supprimées');
         },
         onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge des lignes expirées : reprise à la prochaine heure'),
       })

@@ -12,6 +12,7 @@ import { escapeHtml, page, SCOPE_LABELS } from './pages.js';
 import type { AuthServer } from './provider.js';
 import { signIn } from './sign-in.js';
 import { loadAccount } from './store/accounts.js';
+import { recordActivity } from './store/activity-log.js';
 import { confirmSubscription, memberCount, pendingRequest, requestById } from '../domains/plan/store.js';
 import { PRICE_EUR_EXCL_TAX, PRICE_TEXT, planPagePath, requestPagePath } from '../domains/plan/actions.js';
 import { presentEmail } from '../domains/emails/actions.js';
@@ -47,7 +48,8 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   <label for="password">Mot de passe</label>
   <input id="password" type="password" name="password" autocomplete="current-password" required>
   <button type="submit">Se connecter</button>
-</form>`,
+</form>
+<p class="muted"><a href="/compte/mot-de-passe-oublie">Mot de passe oublié ?</a> · <a href="/compte/inscription">Créer un compte</a></p>`,
   );
 }
 
@@ -94,7 +96,7 @@ export function createAccountPages(auth: AuthServer, db: Database, now: () => Da
       `<h1>Accès IA</h1>
 <p>Les applications (assistants IA, automatisations, scripts) auxquelles vous avez donné accès à votre compte. Déconnecter un accès révoque aussitôt ses jetons.</p>
 ${notice ? `<p class="muted" role="status">${escapeHtml(notice)}</p>` : ''}
-<p><a href="/compte/courriels">Courriels envoyés</a></p>
+<p><a href="/compte">Mon compte</a> · <a href="/compte/courriels">Courriels envoyés</a></p>
 ${grants.length ? `<table><thead><tr><th>Application</th><th>Portées</th><th>Accordé le</th><th>Dernière utilisation</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p><em>Aucun accès accordé.</em></p>'}
 <form method="post" action="/compte/deconnexion"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" class="secondary" style="margin-left:0">Se déconnecter</button></form>`,
       true,
@@ -210,7 +212,10 @@ ${!organisationId ? '<p><em>Votre compte n’appartient à aucune organisation.<
         ctx.status = 404;
         return accessesPage(ctx, userId, sessionId, 'Accès introuvable.');
       }
+      const grant = (await listGrants(db, userId, auth.resource)).find((g) => g.grantId === grantId);
       await revokeGrantEverywhere(db, grantId);
+      const account = await loadAccount(db, userId);
+      await recordActivity(db, { organisationId: account?.organisationId ?? null, actorId: userId, kind: 'acces_ia_deconnecte', detail: grant?.clientName ?? grant?.clientId ?? null, ip: ctx.ip }, now());
       ctx.redirect('/compte/acces-ia?deconnecte=1');
       ctx.status = 303;
     }),
@@ -248,7 +253,7 @@ ${!organisationId ? '<p><em>Votre compte n’appartient à aucune organisation.<
           account?.organisationId
             ? `<p>Organisation : <strong>${escapeHtml(account.organisationName ?? '')}</strong> (${members} membre${members > 1 ? 's' : ''}).</p>
 <p>Formule : <strong>${account.plan === 'subscribed' ? 'abonnée' : 'gratuite'}</strong>.</p>
-${account.plan === 'subscribed' ? '' : `<p>Formule abonnée : ${escapeHtml(PRICE_TEXT)}, soit ${members * PRICE_EUR_EXCL_TAX} € HT par mois pour l’organisation.</p>`}
+<p>Sièges : ${members} membre${members > 1 ? 's' : ''} × ${PRICE_EUR_EXCL_TAX} € HT = <strong>${members * PRICE_EUR_EXCL_TAX} € HT par mois</strong> en formule abonnée (${escapeHtml(PRICE_TEXT)}).</p>
 ${pending ? `<p>Une demande d’abonnement attend la confirmation d’un administrateur : <a href="${escapeHtml(requestPagePath(pending.id))}">voir la demande</a>.</p>` : ''}`
             : '<p>Ce compte n’appartient à aucune organisation : il est en formule gratuite et ne peut pas s’abonner.</p>'
         }`,

@@ -5,6 +5,7 @@ import { csrfToken, csrfValid, readForm } from './forms.js';
 import { consentPage, errorPage, loginPage } from './pages.js';
 import type { AuthServer } from './provider.js';
 import { signIn } from './sign-in.js';
+import { recordActivity } from './store/activity-log.js';
 
 /** The handlers of the authorize step's pages; app.ts gives each its address (the interaction's uid captured first). */
 export function createInteractionPages(auth: AuthServer, db: Database, now: () => Date) {
@@ -81,6 +82,10 @@ export function createInteractionPages(auth: AuthServer, db: Database, now: () =
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims as string[]);
     for (const [indicator, scopes] of Object.entries((missing.missingResourceScopes ?? {}) as Record<string, string[]>)) grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
+    if (!details.grantId) {
+      const membership = await db('memberships').where('user_id', accountId).first('organisation_id');
+      await recordActivity(db, { organisationId: (membership?.organisation_id as string | undefined) ?? null, actorId: accountId, kind: 'acces_ia_accorde', detail: await clientName(clientId), ip: ctx.ip }, now());
+    }
     await provider.interactionFinished(ctx.req, ctx.res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
   }
 

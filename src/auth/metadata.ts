@@ -5,6 +5,7 @@ import type { AuthServer } from './provider.js';
 import { RESOURCE_SCOPES } from './provider.js';
 import { DPOP_ALGS } from './dpop.js';
 import { resourceOf, type Address } from './resources.js';
+import { LEGAL_PATHS } from './legal-pages.js';
 
 /**
  * RFC 9728 metadata of one resource, readable from any origin: the canonical one
@@ -25,6 +26,9 @@ export function protectedResourceMetadata(auth: AuthServer, address: Address): M
         ? 'Données marchés publics et bâtiment (MCP et REST)'
         : `Données marchés publics et bâtiment (MCP, adresse ${address === 'connectors' ? 'connecteurs' : 'assistant'})`,
     resource_documentation: `${auth.issuer}/docs/llms.txt`,
+    // RFC 9728 §2: the legal pages (legal-pages.ts).
+    resource_policy_uri: `${auth.issuer}${LEGAL_PATHS.privacy}`,
+    resource_tos_uri: `${auth.issuer}${LEGAL_PATHS.terms}`,
   };
   return async (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');

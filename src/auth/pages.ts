@@ -21,14 +21,22 @@ const STYLE = `
   table { width: 100%; border-collapse: collapse; margin-top: 1rem; }
   th, td { text-align: left; padding: .55rem .4rem; border-bottom: 1px solid #e3e8ef; vertical-align: top; font-size: .95rem; }
   .muted { color: #5b6678; font-size: .9rem; }
+  footer.legal { text-align: center; font-size: .85rem; color: #5b6678; margin: -2.5rem auto 2rem; }
+  footer.legal a { color: #5b6678; }
+  input[type=text], select { box-sizing: border-box; padding: .5rem .6rem; border: 1px solid #b8c1cf; border-radius: 6px; font-size: 1rem; }
+  input[type=text] { width: 100%; }
+  h2 { font-size: 1.1rem; margin: 1.8rem 0 .4rem; }
 `;
+
+/** On every page: the legal pages (their addresses are fixed: legal-pages.ts). */
+const FOOTER = `<footer class="legal"><a href="/confidentialite">Confidentialité</a> · <a href="/conditions-utilisation">Conditions d’utilisation</a> · <a href="/mentions-legales">Mentions légales</a> · <a href="/support">Assistance</a></footer>`;
 
 /** `style`: a page's own rules, after the shared ones (a record's page with its sections). */
 export function page(title: string, body: string, wide = false, style = ''): string {
   return `<!doctype html>
 <html lang="fr">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${style}</style></head>
-<body><main${wide ? ' class="wide"' : ''}>${body}</main></body>
+<body><main${wide ? ' class="wide"' : ''}>${body}</main>${FOOTER}</body>
 </html>`;
 }
 
@@ -51,7 +59,8 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
   <label for="password">Mot de passe</label>
   <input id="password" type="password" name="password" autocomplete="current-password" required>
   <button type="submit">Se connecter</button>
-</form>`,
+</form>
+<p class="muted"><a href="/compte/mot-de-passe-oublie">Mot de passe oublié ?</a> · <a href="/compte/inscription">Créer un compte</a></p>`,
   );
 }
 

@@ -14,6 +14,7 @@ import { applyClientRules, clientMetadataRules } from './client-rules.js';
 import { DPOP_ALGS } from './dpop.js';
 import { secret } from '../platform/db/secrets.js';
 import { errorPage } from './pages.js';
+import { LEGAL_PATHS } from './legal-pages.js';
 import { clientMetadataDocuments, type ClientMetadataTestTrust } from './client-metadata-documents.js';
 import { allResources, canonicalResource } from './resources.js';
 
@@ -69,6 +70,12 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
     },
     // The service's scopes are the only ones: RFC 8414 metadata announces exactly them.
     scopes: [...RESOURCE_SCOPES],
+    // RFC 8414 §2: the legal pages and the documentation (legal-pages.ts).
+    discovery: {
+      op_policy_uri: `${issuer}${LEGAL_PATHS.privacy}`,
+      op_tos_uri: `${issuer}${LEGAL_PATHS.terms}`,
+      service_documentation: `${issuer}/llms.txt`,
+    },
     fetch: documents.fetch,
     features: {
       // An https URL as client_id: the client's metadata document (client-metadata-documents.ts).

@@ -27,6 +27,7 @@ import * as companyRecords from './0022-company-records.js';
 import * as emailAttachments from './0023-email-attachments.js';
 import * as expiryIndexes from './0024-expiry-indexes.js';
 import * as sync from './0025-sync.js';
+import * as accounts from './0026-accounts.js';
 import * as dceKindsAndContactDetails from './0027-dce-kinds-and-contact-details.js';
 import * as publishedFormats from './0028-published-formats.js';
 
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0023-email-attachments': emailAttachments,
   '0024-expiry-indexes': expiryIndexes,
   '0025-sync': sync,
+  '0026-accounts': accounts,
   '0027-dce-kinds-and-contact-details': dceKindsAndContactDetails,
   '0028-published-formats': publishedFormats,
 };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { DEFAULT_LIMITS, DEFAULT_MAIL_TIMING, type Config } from '../../src/config.js';
+import { DEFAULT_LIMITS, DEFAULT_MAIL_TIMING, loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { hashPassword } from '../../src/platform/passwords.js';
@@ -132,6 +132,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     smtpUrl: undefined,
     mailFrom: 'ne-pas-repondre@service.test',
     mailTiming: { ...DEFAULT_MAIL_TIMING },
+    legal: { ...loadConfig({}).legal, operator: 'Exploitant de test SAS', supportEmail: 'support@service.test' },
     sync: { enabled: false, sources: null, settings: {}, leaseMs: 120_000 },
     // Tests never reach real DNS: an empty zone unless a test gives its own.
     emailDnsResolver: {

@@ -5,6 +5,7 @@
 // sweep the tables only grow (an access token an hour per client, a session per sign-in).
 import type { Database } from '../../platform/db/database.js';
 import { LOGIN_FAILURE_WINDOW_SECONDS } from './login-throttle.js';
+import { blankOldAddresses } from './activity-log.js';
 
 /** Rows deleted per statement: each delete holds the write lock briefly, other writers get through between them. */
 export const PURGE_BATCH = 500;
@@ -13,7 +14,18 @@ export interface PurgedRows {
   oauth: number;
   webSessions: number;
   loginFailures: number;
+  /** Account links past their expiry (a day after, so a late click still says « expiré »). */
+  accountLinks: number;
+  /** Invitations expired, accepted or revoked more than 7 days ago. */
+  invitations: number;
+  /** Account e-mails older than 7 days (their links are dead by then). */
+  accountEmails: number;
+  /** Full addresses of the activity log older than 30 days, blanked. */
+  activityAddresses: number;
 }
+
+/** Account e-mails and closed invitations are kept this long. */
+const ACCOUNT_MAIL_DAYS = 7;
 
 /**
  * Deletes `table`'s rows that `expired` selects, by their key, a batch at a time, until a
@@ -38,5 +50,12 @@ export async function purgeExpiredAuthRows(db: Database, now: Date): Promise<Pur
   const oauth = await purgeTable(db, 'oauth_store', ['model', 'id_hash'], (q) => q.whereNotNull('expires_at').andWhere('expires_at', '<=', nowSeconds));
   const webSessions = await purgeTable(db, 'web_sessions', ['id_hash'], (q) => q.where('expires_at', '<=', nowSeconds));
   const loginFailures = await purgeTable(db, 'login_failures', ['key'], (q) => q.where('last_at', '<', nowSeconds - LOGIN_FAILURE_WINDOW_SECONDS));
-  return { oauth, webSessions, loginFailures };
+  const accountLinks = await purgeTable(db, 'account_links', ['id_hash'], (q) => q.where('expires_at', '<', nowSeconds - 86_400));
+  const weekAgo = new Date(now.getTime() - ACCOUNT_MAIL_DAYS * 86_400_000);
+  const invitations = await purgeTable(db, 'invitations', ['id'], (q) =>
+    q.where((w) => w.where('expires_at', '<', Math.floor(weekAgo.getTime() / 1000)).orWhere('accepted_at', '<', weekAgo.toISOString()).orWhere('revoked_at', '<', weekAgo.toISOString())),
+  );
+  const accountEmails = await purgeTable(db, 'email_messages', ['id'], (q) => q.where('purpose', 'compte').andWhere('created_at', '<', weekAgo.toISOString()));
+  const activityAddresses = await blankOldAddresses(db, now);
+  return { oauth, webSessions, loginFailures, accountLinks, invitations, accountEmails, activityAddresses };
 }

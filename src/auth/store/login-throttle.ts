@@ -1,5 +1,7 @@
 // Slows down repeated sign-in failures, per e-mail and per client address, in the database
-// so every server process sees the same count.
+// so every server process sees the same count. The same counts limit the other account
+// requests (sign-up, password reset, invitations): their keys name the request
+// (`inscription:ip:…`, `reinitialisation:email:…`), and every request counts.
 import type { Database } from '../../platform/db/database.js';
 
 /**
@@ -12,8 +14,12 @@ const MAX_WAIT_SECONDS = 15 * 60;
 /** Failures older than this are forgotten (and purged with the other expired rows). */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 30 * 60;
 
+/** The requests counted apart from sign-in failures; their keys are `<request>:ip:…` or `<request>:email:…`. */
+export const THROTTLED_REQUESTS = ['inscription', 'reinitialisation', 'adresse', 'invitation'] as const;
+const ADDRESS_KEY = new RegExp(`^(?:(?:${THROTTLED_REQUESTS.join('|')}):)?ip:`);
+
 export function waitSeconds(key: string, count: number): number {
-  const free = key.startsWith('ip:') ? FREE_FAILURES.ip : FREE_FAILURES.email;
+  const free = ADDRESS_KEY.test(key) ? FREE_FAILURES.ip : FREE_FAILURES.email;
   if (count < free) return 0;
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (count - free), MAX_WAIT_SECONDS);
 }
@@ -44,4 +50,15 @@ export async function recordLoginFailure(db: Database, keys: string[], now: Date
 
 export async function clearLoginFailures(db: Database, keys: string[]): Promise<void> {
   await db('login_failures').whereIn('key', keys).delete();
+}
+
+/**
+ * An account request (sign-up, reset, invitation) under the sign-in throttle: the seconds to
+ * wait if these keys are over their allowance (nothing counted), else 0 and the request counted.
+ */
+export async function admitRequest(db: Database, keys: string[], now: Date): Promise<number> {
+  const wait = await loginDelay(db, keys, now);
+  if (wait > 0) return wait;
+  await recordLoginFailure(db, keys, now);
+  return 0;
 }

@@ -115,7 +115,7 @@ export function emailActions(services: Services): EmailActions {
       const ownDomain = caller.emailOption && domain?.verified ? domain : null;
       const id = randomUUID();
       const fromAddress = ownDomain ? `${ownDomain.senderLocal}@${ownDomain.domain}` : email.mailFrom;
-      const record: EmailRecord = {
+      const record: EmailRecord & { organisationId: string } = {
         id,
         organisationId,
         createdBy: caller.accountId,

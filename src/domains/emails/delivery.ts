@@ -67,7 +67,7 @@ export function startDeliveryWorker(deps: DeliveryDeps): DeliveryWorker {
       return;
     }
     let dkim: { domainName: string; keySelector: string; privateKey: string } | undefined;
-    if (message.dkimDomain && message.dkimSelector) {
+    if (message.dkimDomain && message.dkimSelector && message.organisationId) {
       const privateKey = await dkimPrivateKey(deps.db, message.organisationId, message.dkimSelector);
       if (!privateKey) {
         await settleEmail(deps.db, message, { state: 'echec', response: "Non remis : le domaine d'envoi a été remplacé avant la remise (clé DKIM retirée)." }, now);
@@ -103,6 +103,7 @@ export function startDeliveryWorker(deps: DeliveryDeps): DeliveryWorker {
         cc: message.cc.length ? message.cc : undefined,
         subject: message.subject,
         text: message.body,
+        html: message.htmlBody ?? undefined,
         messageId: message.messageId,
         date: new Date(message.createdAt),
         envelope: { from: message.envelopeFrom, to: [...message.to, ...message.cc] },

@@ -21,7 +21,8 @@ export interface AttachmentRecord {
 
 export interface EmailRecord {
   id: string;
-  organisationId: string;
+  /** null for an account e-mail of the service (no organisation: a sign-up, a reset). */
+  organisationId: string | null;
   createdBy: string;
   key: string;
   contentHash: string;
@@ -34,6 +35,10 @@ export interface EmailRecord {
   cc: string[];
   subject: string;
   body: string;
+  /** The HTML part (account e-mails); null: plain text only. */
+  htmlBody?: string | null;
+  /** null: a send a caller asked for; `compte`: an account e-mail (never listed with the organisation's sends). */
+  purpose?: 'compte' | null;
   draftId: string | null;
   dkimDomain: string | null;
   dkimSelector: string | null;
@@ -66,6 +71,8 @@ function toRow(m: EmailRecord): Record<string, unknown> {
     recipients_cc: JSON.stringify(m.cc),
     subject: m.subject,
     body: m.body,
+    html_body: m.htmlBody ?? null,
+    purpose: m.purpose ?? null,
     draft_id: m.draftId,
     dkim_domain: m.dkimDomain,
     dkim_selector: m.dkimSelector,
@@ -84,7 +91,7 @@ function toRow(m: EmailRecord): Record<string, unknown> {
 export function fromRow(r: Record<string, unknown>): EmailRecord {
   return {
     id: r.id as string,
-    organisationId: r.organisation_id as string,
+    organisationId: (r.organisation_id as string | null) ?? null,
     createdBy: r.created_by as string,
     key: r.idempotency_key as string,
     contentHash: r.content_hash as string,
@@ -97,6 +104,8 @@ export function fromRow(r: Record<string, unknown>): EmailRecord {
     cc: JSON.parse(r.recipients_cc as string) as string[],
     subject: r.subject as string,
     body: r.body as string,
+    htmlBody: (r.html_body as string | null) ?? null,
+    purpose: (r.purpose as 'compte' | null) ?? null,
     draftId: (r.draft_id as string | null) ?? null,
     dkimDomain: (r.dkim_domain as string | null) ?? null,
     dkimSelector: (r.dkim_selector as string | null) ?? null,
@@ -153,6 +162,14 @@ async function oneWithAttachments(db: Database, row: Record<string, unknown> | u
   return row ? ((await withAttachments(db, [row]))[0] ?? null) : null;
 }
 
+/**
+ * An account e-mail of the service (sign-up, reset, invitation, change of address): no
+ * organisation, no hourly cap of an organisation's sends, delivered by the same worker.
+ */
+export async function recordAccountEmail(db: Database, message: EmailRecord): Promise<void> {
+  await db('email_messages').insert(toRow({ ...message, purpose: 'compte' }));
+}
+
 export async function findByKey(db: Database, organisationId: string, key: string): Promise<EmailRecord | null> {
   const row = await db('email_messages').where({ organisation_id: organisationId, idempotency_key: key }).first();
   return oneWithAttachments(db, row as Record<string, unknown> | undefined);
@@ -165,7 +182,7 @@ export type RecordOutcome = { kind: 'recorded' } | { kind: 'replay'; existing: E
 class KeyTaken extends Error {}
 
 /** Records the message unless its key is known (a replay) or the organisation's hour is full. */
-export async function recordEmail(db: Database, message: EmailRecord, now: Date): Promise<RecordOutcome> {
+export async function recordEmail(db: Database, message: EmailRecord & { organisationId: string }, now: Date): Promise<RecordOutcome> {
   const before = await findByKey(db, message.organisationId, message.key);
   if (before) return { kind: 'replay', existing: before };
   const hour = hourOf(now);
@@ -200,7 +217,7 @@ export async function listEmails(
   states: readonly EmailState[] | undefined,
   page: { offset: number; limit: number },
 ): Promise<{ records: EmailRecord[]; hasMore: boolean; total: number }> {
-  const base = db('email_messages').where('organisation_id', organisationId);
+  const base = db('email_messages').where('organisation_id', organisationId).whereNull('purpose');
   if (states?.length) base.whereIn('state', states);
   const counted = await base.clone().count({ n: '*' }).first();
   const rows = await base
@@ -259,6 +276,8 @@ export async function settleEmail(
       next_attempt_at: outcome.nextAttemptAt ?? claimed.nextAttemptAt,
       sent_at: outcome.state === 'envoye' ? at : null,
       updated_at: at,
+      // An account e-mail's text holds a single-use link: once delivered, the outbox keeps none.
+      ...(claimed.purpose === 'compte' && outcome.state !== 'en_attente' ? { body: '', html_body: null } : {}),
     });
   return changed > 0;
 }

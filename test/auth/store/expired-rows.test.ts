@@ -42,12 +42,12 @@ describe('expired sign-in and OAuth rows', function () {
       ]);
 
       const purged = await purgeExpiredAuthRows(db, new Date(NOW));
-      expect(purged).to.deep.equal({ oauth: expiredTokens.length + 2, webSessions: 1, loginFailures: 1 });
+      expect(purged).to.deep.equal({ oauth: expiredTokens.length + 2, webSessions: 1, loginFailures: 1, accountLinks: 0, invitations: 0, accountEmails: 0, activityAddresses: 0 });
       expect(((await db('oauth_store').pluck('id_hash')) as string[]).sort()).to.deep.equal(['registered-client', 'valid', 'valid-refresh']);
       expect(await db('web_sessions').pluck('id_hash')).to.deep.equal(['live-session']);
       expect(await db('login_failures').pluck('key')).to.deep.equal(['email:recent']);
       // Nothing left to do: a second sweep deletes nothing.
-      expect(await purgeExpiredAuthRows(db, new Date(NOW))).to.deep.equal({ oauth: 0, webSessions: 0, loginFailures: 0 });
+      expect(await purgeExpiredAuthRows(db, new Date(NOW))).to.deep.equal({ oauth: 0, webSessions: 0, loginFailures: 0, accountLinks: 0, invitations: 0, accountEmails: 0, activityAddresses: 0 });
     });
   });
 

@@ -130,7 +130,7 @@ describe('Authorization and account pages in Chromium', function () {
     const email = page.locator('input[name="email"]');
     const password = page.locator('input[name="password"]');
     const submit = page.getByRole('button', { name: 'Se connecter' });
-    await expectRendered(page, 'oauth-login', [email, password, submit, page.getByText('Adresse électronique'), page.getByText('Mot de passe')]);
+    await expectRendered(page, 'oauth-login', [email, password, submit, page.getByText('Adresse électronique'), page.getByText('Mot de passe', { exact: true })]);
     expect(await page.locator('input[name="csrf"]').getAttribute('type')).to.equal('hidden');
     expect(await page.locator('input[name="csrf"]').inputValue()).to.have.length.greaterThan(20);
 
