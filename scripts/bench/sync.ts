@@ -26,12 +26,14 @@ const DVF_SAMPLE = new URL('../../../shared/real-samples/dvf/geo-dvf-2024-dep01-
 interface ChildResult {
   outcome: { status: string; read: number; added: number; requests: number; reason?: string };
   seconds: number;
+  restRssMb: number;
   maxRssMb: number;
+  liveHeapMb: number | null;
 }
 
 /** Runs scripts/bench/sync-child.ts with `env` and reads its JSON line. */
-function runChild(env: Record<string, string>): Promise<ChildResult> {
-  const child = spawn(process.execPath, ['--import=tsx', 'scripts/bench/sync-child.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runChild(env: Record<string, string>, nodeOptions: string[] = []): Promise<ChildResult> {
+  const child = spawn(process.execPath, [...nodeOptions, '--import=tsx', 'scripts/bench/sync-child.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));
@@ -54,7 +56,7 @@ function report(title: string, r: ChildResult, unit: string): void {
     return;
   }
   console.log(
-    `${title.padEnd(52)} ${formatInt(r.outcome.read / r.seconds).padStart(7)} ${unit}/s   ${r.seconds.toFixed(1)} s   ${formatInt(r.outcome.requests)} requêtes   pic mémoire ${formatInt(r.maxRssMb)} Mo`,
+    `${title.padEnd(52)} ${formatInt(r.outcome.read / r.seconds).padStart(7)} ${unit}/s   ${r.seconds.toFixed(1)} s   ${formatInt(r.outcome.requests)} requêtes   mémoire ${formatInt(r.restRssMb)} Mo au repos, ${formatInt(r.maxRssMb)} Mo au pic`,
   );
 }
 
@@ -117,17 +119,22 @@ async function writeDvfFile(path: string, lines: number): Promise<void> {
 
 async function benchDvfYear(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dvf-'));
+  let secondRun = false;
   const file = join(dir, '59.csv.gz');
   const lines = 300_000;
   await writeDvfFile(file, lines);
+  const big = join(dir, '59-x3.csv.gz');
+  await writeDvfFile(big, 3 * lines);
   // The folder as files.data.gouv.fr serves it: the years' listing, then the file streamed from disk.
   const server = createServer((req, res) => {
     if (req.url === '/geo-dvf/latest/csv/') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body><pre><a href="../">../</a>\r\n<a href="2024/">2024/</a>\r\n</pre></body></html>');
     } else if (req.url === '/geo-dvf/latest/csv/2024/departements/59.csv.gz') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), etag: '"banc-59"' });
-      createReadStream(file).pipe(res);
+      // The same department, three times larger, for the second run: the memory must not grow with it.
+      const served = secondRun ? big : file;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(statSync(served).size), etag: secondRun ? '"banc-59-x3"' : '"banc-59"' });
+      createReadStream(served).pipe(res);
     } else {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('<html><head><title>404 Not Found</title></head></html>');
@@ -136,16 +143,25 @@ async function benchDvfYear(): Promise<void> {
   server.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const { databaseUrl, remove } = await benchDatabase('bench-sync-');
+  const env = {
+    DATABASE_URL: databaseUrl,
+    DVF_FILES_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/geo-dvf/latest/csv`,
+    SYNC_BENCH_SOURCE: 'dvf',
+    SYNC_BENCH_SINCE: '2024-01-01',
+    SYNC_BENCH_UNTIL: '2024-12-31',
+  };
   try {
-    const result = await runChild({
-      DATABASE_URL: databaseUrl,
-      DVF_FILES_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/geo-dvf/latest/csv`,
-      SYNC_BENCH_SOURCE: 'dvf',
-      SYNC_BENCH_SINCE: '2024-01-01',
-      SYNC_BENCH_UNTIL: '2024-12-31',
-    });
-    report(`Synchronisation DVF, une année d'un département (${formatInt(lines)} lignes, ${formatInt(statSync(file).size / 1024 / 1024)} Mo gzip)`, result, 'lignes');
-    if (result.outcome.status === 'done') console.log(`  pic mémoire ${formatInt(result.maxRssMb)} Mo (objectif < 200 Mo) ${verdict(result.maxRssMb < 200)}`);
+    const result = await runChild(env);
+    report(`Synchronisation DVF, un département-année (${formatInt(lines)} lignes)`, result, 'ventes');
+    // The streaming's own memory: the peak above the process at rest (Node, tsx, the modules,
+    // SQLite's page cache as it fills), and the live heap after collections.
+    secondRun = true;
+    const larger = await runChild(env, ['--expose-gc']);
+    if (larger.outcome.status !== 'done') report('  (fichier 3 fois plus grand)', larger, 'ventes');
+    else if (result.outcome.status === 'done') {
+      const streaming = result.maxRssMb - result.restRssMb;
+      console.log(`  mémoire du flux (pic − repos) ${formatInt(streaming)} Mo (objectif < 200 Mo) ${verdict(streaming < 200)} ; tas vivant au plus ${formatInt(larger.liveHeapMb ?? 0)} Mo sur un fichier 3 fois plus grand (${formatInt(3 * lines)} lignes, pic ${formatInt(larger.maxRssMb)} Mo)`);
+    }
   } finally {
     server.closeAllConnections();
     server.close();
