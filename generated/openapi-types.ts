@@ -2407,7 +2407,7 @@ export interface components {
                 montant_initial: number | null;
                 /** @description AAAA-MM-JJ. */
                 date_notification: string | null;
-                /** @description Durée en vigueur */
+                /** @description Durée en vigueur, après les modifications. */
                 duree_mois: number | null;
                 duree_mois_initiale: number | null;
                 forme_prix: string | null;
@@ -2816,7 +2816,7 @@ export interface components {
                 cpv_codes: string[];
                 /** @description SIRET de l'acheteur quand l'avis le donne (identifiant de l'organisation acheteuse des avis eForms). */
                 acheteur_siret: string | null;
-                /** @description Valeur estimée hors taxes en euros */
+                /** @description Valeur estimée hors taxes en euros, quand l'avis la donne (somme des lots à défaut d'une valeur globale). */
                 valeur_estimee: number | null;
                 /** @description Les lots de l'avis (un lot publié seul compte aussi). */
                 lots: {
