@@ -40,7 +40,7 @@ describe('workspace: follow-ups (suivis.*)', function () {
         expect(s.cree_par).to.equal(svc.account.userId);
         expect(s.modifie_par).to.equal(svc.account.userId);
         expect(s.cree_le).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/);
-        expect(s.avis).to.deep.equal({ marche_id: records.marcheId, present: true, date_limite: records.deadline, date_limite_suivie: records.deadline, date_limite_modifiee: false, annule: false, etat: 'INITIAL' });
+        expect(s.avis).to.deep.equal({ marche_id: records.marcheId, present: true, date_limite: records.deadline, date_limite_suivie: records.deadline, date_limite_modifiee: false, annule: false, etat: 'INITIAL', modification: null });
         const again = await call(svc, via, 'suivis.create', { cible: { type: 'marche', id: records.marcheId } }, me);
         expect(again.ok).to.equal(false);
         if (via === 'rest') expect([again.status, again.code]).to.deep.equal([409, 'conflict']);
