@@ -2203,8 +2203,9 @@ export interface components {
          *     `dce_modifie` une nouvelle version d'un dossier de consultation (« DCE modifié ») qui
          *     cite les termes, signalée à chaque version ;
          *     `avis_modifie` un avis déjà signalé par l'alerte a été rectifié (date limite
-         *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis ;
-         *     la fiche dit le changement dans `fields.modification`) ;
+         *     reportée) ou annulé par un avis ultérieur de la même procédure (une fois par avis
+         *     ultérieur : un second rectificatif du même avis est signalé à son tour ; la fiche dit
+         *     le changement dans `fields.modification`) ;
          *     `attribution` un marché attribué ; `permis` un permis autorisé ; `publication` une
          *     publication des réseaux sociaux ; `deliberation` une délibération de conseil
          *     municipal ; `annonce_bodacc` une annonce légale ; `entreprise` une entreprise de

@@ -71,6 +71,13 @@ function definitions(rows: [string, string | null][]): string {
 
 const text = (value: string | null | undefined): string | null => (value === null || value === undefined || value === '' ? null : escapeHtml(value));
 
+/** Where the record's identity comes from, as the page says it. */
+const IDENTITY_SOURCES: Record<CompanyRecord['fields']['source_identite'], string> = {
+  sirene: 'Répertoire SIRENE (Insee), unité légale',
+  sirene_etablissements: 'Répertoire SIRENE (Insee), établissements seuls : unité légale pas encore importée',
+  rne: 'Registre national des entreprises (INPI) : entreprise absente du stock SIRENE importé, identité tirée du registre',
+};
+
 function identitySection(f: CompanyRecord['fields'], establishment: boolean): string {
   const place = [f.code_postal, f.ville].filter(Boolean).join(' ');
   const address = [f.adresse, place].filter(Boolean).join(', ');
@@ -86,6 +93,7 @@ function identitySection(f: CompanyRecord['fields'], establishment: boolean): st
     ['Création', f.date_creation ? escapeHtml(frenchDate(f.date_creation)) : null],
     [establishment ? 'État de l’établissement' : 'État', state],
     ['Adresse', text(address)],
+    ['Source de l’identité', escapeHtml(IDENTITY_SOURCES[f.source_identite] ?? f.source_identite)],
   ])}</section>`;
 }
 

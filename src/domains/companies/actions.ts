@@ -219,10 +219,11 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       );
       const views = await Promise.all(found.sirens.map((siren) => companyBySiren(db, siren, today)));
       const known = views.filter((v): v is CompanyView => v !== null);
-      const proceedings = await proceedingsBySiren(db, known.map((v) => v.company?.siren ?? v.establishment?.siren ?? ''), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
-      const details = await detailsBySiren(db, known.map((v) => v.company?.siren ?? v.establishment?.siren ?? ''));
+      const sirenOf = (v: CompanyView) => v.company?.siren ?? v.establishment?.siren ?? v.register?.siren ?? '';
+      const proceedings = await proceedingsBySiren(db, known.map(sirenOf), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
+      const details = await detailsBySiren(db, known.map(sirenOf));
       const results = known.map((v) => {
-        const siren = v.company?.siren ?? v.establishment?.siren ?? '';
+        const siren = sirenOf(v);
         return companyRecord(v, publicUrl, false, proceedings.get(siren) ?? [], details.get(siren) ?? NO_DETAILS);
       });
       return {

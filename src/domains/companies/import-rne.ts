@@ -17,10 +17,12 @@
 // that refused commercial diffusion (`diffusionCommerciale` false) keeps its company officers
 // only. A newer filing (`updatedAt`) replaces an older one, never the reverse.
 import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 import type { Importer, Mapped } from '../../import/importer.js';
 import { jsonValueRecords } from '../../import/json-values.js';
-import { upsertRows } from '../../import/upsert.js';
+import { insertIgnoring, upsertRows } from '../../import/upsert.js';
 import { RNE_ROLE_LABELS } from './labels.js';
+import { reindexCompanies } from './search-index.js';
 
 type Json = Record<string, unknown>;
 
@@ -145,6 +147,37 @@ function capitalOf(identite: Json | null, person: Json, notes: Set<string>): num
   return amount;
 }
 
+/** A NAF rév. 2 code, as the register's APE code reads once dotted. */
+const NAF_REV2 = /^\d{2}\.\d{2}[A-Z]$/;
+
+/**
+ * Gives the companies known by the register alone a provisional `companies` row
+ * (`unit_known` false, as establishments imported before their unit have), indexed from the
+ * register's identity as it stands after this batch (a newer filing wins): the searches and
+ * their filters (active, NAF) find them as they find the SIRENE units. A later SIRENE unit
+ * replaces the row whole; its establishments make the row theirs.
+ */
+async function provideRegisterUnits(trx: Knex.Transaction, sirens: readonly string[], now: string): Promise<void> {
+  for (let i = 0; i < sirens.length; i += 900) {
+    const slice = sirens.slice(i, i + 900);
+    const identities = (await trx('company_registers').whereIn('siren', slice).select('siren', 'activite_principale')) as { siren: string; activite_principale: string | null }[];
+    const activity = (g: { activite_principale: string | null }) => {
+      const code = g.activite_principale && NAF_REV2.test(g.activite_principale) ? g.activite_principale : null;
+      return { activite_principale: code, nomenclature_activite: code ? 'NAFRev2' : null };
+    };
+    const stored = new Map<string, string | null>();
+    for (const r of (await trx('companies').whereIn('siren', slice).select('siren', 'activite_principale')) as { siren: string; activite_principale: string | null }[]) stored.set(r.siren, r.activite_principale);
+    // The register lists companies that are registered: active, as the record says.
+    const fresh = identities.filter((g) => !stored.has(g.siren)).map((g) => ({ siren: g.siren, ...activity(g), etat: 'A', nic_siege: null, unit_known: false, source_updated: null, ingested_at: now, updated_at: now }));
+    await insertIgnoring(trx, 'companies', 'siren', fresh);
+    for (const g of identities) {
+      if (!stored.has(g.siren) || stored.get(g.siren) === activity(g).activite_principale) continue;
+      await trx('companies').where({ siren: g.siren, unit_known: false }).update({ ...activity(g), updated_at: now });
+    }
+  }
+  await reindexCompanies(trx, sirens);
+}
+
 export const rne: Importer<unknown, RegisterRow> = {
   name: 'rne',
   input: {
@@ -206,17 +239,20 @@ export const rne: Importer<unknown, RegisterRow> = {
     };
     return notes.size ? { row, notes: [...notes] } : { row };
   },
-  async write(trx, rows) {
+  async write(trx, rows, now) {
     const { applied: _applied, ...counts } = await upsertRows(trx, 'company_registers', 'siren', rows, { versionColumn: 'source_updated', keepOnUpdate: ['ingested_at'] });
     // Companies the SIRENE stock imported does not hold (yet): shown from the register's identity, counted.
     const sirens = [...new Set(rows.map((r) => r.siren))];
     const known = new Set<string>();
     for (let i = 0; i < sirens.length; i += 900) {
-      for (const r of await trx('companies').whereIn('siren', sirens.slice(i, i + 900)).select('siren')) known.add(r.siren as string);
-      for (const r of await trx('establishments').whereIn('siren', sirens.slice(i, i + 900)).distinct('siren')) known.add(r.siren as string);
+      const slice = sirens.slice(i, i + 900);
+      for (const r of await trx('companies').whereIn('siren', slice).where('unit_known', true).select('siren')) known.add(r.siren as string);
+      for (const r of await trx('establishments').whereIn('siren', slice).distinct('siren')) known.add(r.siren as string);
     }
-    const alone = sirens.filter((s) => !known.has(s)).length;
-    return alone ? { ...counts, notes: { [RNE_ONLY_NOTE]: alone } } : counts;
+    const alone = sirens.filter((s) => !known.has(s));
+    if (!alone.length) return counts;
+    await provideRegisterUnits(trx, alone, now);
+    return { ...counts, notes: { [RNE_ONLY_NOTE]: alone.length } };
   },
   sortKey: (row) => row.siren,
 };

@@ -21,8 +21,9 @@ export interface CompanyRow {
   nic_siege: string | null;
   /**
    * False for a provisional row made from the establishments of a SIREN whose legal unit is
-   * not imported (yet): only its activity, state and head office's NIC are filled, for the
-   * searches; the record reads the establishments instead. The unit's import replaces it.
+   * not imported (yet), or from its register entry (RNE) when neither is: only its activity,
+   * state and head office's NIC are filled, for the searches; the record reads the
+   * establishments (else the register) instead. The unit's import replaces it.
    */
   unit_known: boolean;
   source_updated: string | null;

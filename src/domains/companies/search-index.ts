@@ -27,6 +27,17 @@ export interface CompanyIndexFields {
   activite_principale: string | null;
   nomenclature_activite: string | null;
   activite_principale_naf25: string | null;
+  /** False (0 on SQLite) for a provisional row: no SIRENE unit imported (yet). */
+  unit_known?: boolean | number;
+}
+
+/** What the register (RNE) says of a company's identity: the office of a legal person only. */
+interface RegisterFields {
+  siren: string;
+  denomination: string | null;
+  activite_principale: string | null;
+  siege_code_postal: string | null;
+  siege_commune: string | null;
 }
 
 /** What a company's search document takes from each of its establishments. */
@@ -38,7 +49,8 @@ interface PlaceFields {
   code_postal: string | null;
 }
 
-const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25'] as const;
+const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25', 'unit_known'] as const;
+const REGISTER_COLUMNS = ['siren', 'denomination', 'activite_principale', 'siege_code_postal', 'siege_commune'] as const;
 const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
 
 /** Adds the words of `value` once (the document keeps the first occurrence of each value). */
@@ -81,6 +93,18 @@ function companyDocument(c: CompanyIndexFields, places: readonly PlaceFields[] |
   };
 }
 
+/**
+ * The document of a company known by the register alone (a provisional row, no
+ * establishment): the register's identity as a SIRENE unit's, its name, its activity and the
+ * registered office's town and postcode, which the register gives for a legal person only.
+ */
+function registerDocument(g: RegisterFields): SearchDocument {
+  const label = g.activite_principale ? NAF_LABELS.get(g.activite_principale) : undefined;
+  const activite = [g.activite_principale, label].filter(Boolean).join(' ');
+  const lieu = [g.siege_commune, g.siege_code_postal].filter(Boolean).join(' ');
+  return { key: g.siren, fields: { nom: g.denomination, activite: activite || null, lieu: lieu || null } };
+}
+
 /** The establishments of these companies, by SIREN, each list in SIRET order. */
 function placesBySiren(rows: readonly PlaceFields[]): Map<string, PlaceFields[]> {
   const bySiren = new Map<string, PlaceFields[]>();
@@ -100,12 +124,14 @@ const SQLITE_LOOKUP = 500;
  * The search documents of these companies, rebuilt from their unit and establishments.
  * `known`: units just written, by SIREN, not read again (a units import); the others are
  * read. A SIREN without a unit has no document (yet: the units import writes it whole, with
- * the establishments already stored). Also what the alert robot matches new companies
- * against: the words their search finds.
+ * the establishments already stored); a provisional row without establishments is
+ * indexed from the register's identity (RNE). Also what the alert robot matches new
+ * companies against: the words their search finds.
  */
 export async function companySearchDocuments(trx: Knex, sirens: readonly string[], known?: ReadonlyMap<string, CompanyIndexFields>): Promise<SearchDocument[]> {
   const unique = [...new Set(sirens)];
   const docs: SearchDocument[] = [];
+  const byRegister: string[] = [];
   if (!unique.length) return docs;
   if (kindOf(trx) === 'sqlite') {
     await withSqlite(trx, (conn) => {
@@ -122,7 +148,8 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
         const bySiren = placesBySiren(places.all(...padded) as PlaceFields[]);
         for (const siren of chunk) {
           const c = known?.get(siren) ?? read.get(siren);
-          if (c) docs.push(companyDocument(c, bySiren.get(siren)));
+          if (c && !c.unit_known && !bySiren.has(siren)) byRegister.push(siren);
+          else if (c) docs.push(companyDocument(c, bySiren.get(siren)));
         }
       }
     });
@@ -135,9 +162,15 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
       const bySiren = placesBySiren(await trx('establishments').whereIn('siren', chunk).select(...PLACE_COLUMNS));
       for (const siren of chunk) {
         const c = known?.get(siren) ?? bySirenCompany.get(siren);
-        if (c) docs.push(companyDocument(c, bySiren.get(siren)));
+        if (c && !c.unit_known && !bySiren.has(siren)) byRegister.push(siren);
+        else if (c) docs.push(companyDocument(c, bySiren.get(siren)));
       }
     }
+  }
+  // A provisional row without establishments is a company known by the register alone.
+  for (let i = 0; i < byRegister.length; i += 900) {
+    const rows = (await trx('company_registers').whereIn('siren', byRegister.slice(i, i + 900)).select(...REGISTER_COLUMNS)) as RegisterFields[];
+    for (const g of rows) docs.push(registerDocument(g));
   }
   return docs;
 }

@@ -37,7 +37,8 @@ export interface NewEvent {
   kind: EventKind;
   /**
    * What makes the event unique for its alert and kind, when it is not the record's id: a
-   * new version of a consultation file is reported once per version (`<id>@v<version>`).
+   * new version of a consultation file is reported once per version (`<id>@v<version>`), a
+   * notice's change once per later notice that made it (`<id>@<idweb>`).
    */
   recordKey?: string;
   /** The alert source that found it (`marche`, `dce`, …). */

@@ -74,6 +74,11 @@ async function followedNotice(db: Database, id: string): Promise<{ marcheId: str
   return row ? { marcheId: row.marche_id as string, objet: (row.objet as string | null) ?? null, state: noticeStateOf(row) } : null;
 }
 
+/** A company's names: its SIRENE unit's, else the register's (a company known by the RNE alone). */
+const companyNames = (db: Database) =>
+  db('companies as c').leftJoin('company_registers as g', 'g.siren', 'c.siren').select('c.siren', 'c.denomination', 'c.denomination_usuelle', 'c.nom_personne', 'g.denomination as register_name');
+const companyLabel = (r: Record<string, unknown>) => ((r.denomination ?? r.denomination_usuelle ?? r.nom_personne ?? r.register_name ?? null) as string | null);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The target as the service knows it (canonical id, label, notice behind it); 404 when it does not exist. */
@@ -96,9 +101,9 @@ async function resolveTarget(db: Database, kind: TargetKind, given: string): Pro
   }
   if (kind === 'entreprise') {
     if (!/^[0-9]{9}$/.test(id)) throw new InvalidArgumentsError(`L'argument « cible.id » doit être un SIREN (9 chiffres) pour une cible entreprise.`);
-    const company = await db('companies').where('siren', id).first(['siren', 'denomination', 'denomination_usuelle', 'nom_personne']);
+    const company = await companyNames(db).where('c.siren', id).first();
     if (!company) throw missing();
-    return { kind, id, label: (company.denomination ?? company.denomination_usuelle ?? company.nom_personne ?? null) as string | null, marcheId: null, deadline: null, notice: null };
+    return { kind, id, label: companyLabel(company), marcheId: null, deadline: null, notice: null };
   }
   const buyer = await db('buyers').where('id', id).first(['id', 'nom']);
   if (!buyer) throw missing();
@@ -164,7 +169,7 @@ async function labels(db: Database, records: FollowUpRecord[]): Promise<Map<stri
   if (files.length) put('dce', await db('dce_files').whereIn('id', files).select(['id', 'label']), 'id', (r) => r.label);
   const sirens = byKind('entreprise');
   if (sirens.length)
-    put('entreprise', await db('companies').whereIn('siren', sirens).select(['siren', 'denomination', 'denomination_usuelle', 'nom_personne']), 'siren', (r) => r.denomination ?? r.denomination_usuelle ?? r.nom_personne);
+    put('entreprise', await companyNames(db).whereIn('c.siren', sirens), 'siren', companyLabel);
   const buyers = byKind('acheteur');
   if (buyers.length) put('acheteur', await db('buyers').whereIn('id', buyers).select(['id', 'nom']), 'id', (r) => r.nom);
   return out;

@@ -270,7 +270,9 @@ async function earlierReminders(input: EvaluationInput, found: Map<string, NewEv
 /**
  * Changes of notices reported by earlier runs: a later notice of the same procedure moved
  * the deadline or cancelled it (`modifie_le` in the window). One `avis_modifie` event per
- * (alert, notice) that the alert reported as new, unless written already.
+ * alert, notice the alert reported as new, and later notice that changed it (the event's key
+ * is `<marche_id>@<idweb of that later notice>`): a second correction is reported too, the
+ * same one never twice.
  */
 async function earlierChanges(input: EvaluationInput, to: string, found: Map<string, NewEvent[]>): Promise<void> {
   const { db, now } = input;
@@ -279,7 +281,9 @@ async function earlierChanges(input: EvaluationInput, to: string, found: Map<str
   const from = watching.reduce((min, a) => (a.from < min ? a.from : min), to);
   const byAlert = new Map(watching.map((a) => [a.id, a]));
   const ids = watching.map((a) => a.id);
-  const changed: { alert_id: string; record_id: string; modifie_le: string }[] = [];
+  const changed: { alert_id: string; record_id: string; modifie_le: string; modifie_par: string | null }[] = [];
+  // The later notice that made the change; its instant when none is named (never so when imported).
+  const by = 'coalesce(n.modifie_par, n.modifie_le)';
   for (let i = 0; i < ids.length; i += 500) {
     changed.push(
       ...((await db('alert_events as e')
@@ -288,9 +292,9 @@ async function earlierChanges(input: EvaluationInput, to: string, found: Map<str
         .andWhere('e.kind', 'nouveau_marche')
         .andWhere('n.modifie_le', '>', from)
         .andWhere('n.modifie_le', '<=', to)
-        .whereNotExists(db('alert_events as r').select(db.raw('1')).whereRaw('r.alert_id = e.alert_id').andWhere('r.kind', 'avis_modifie').whereRaw('r.record_id = e.record_id'))
+        .whereNotExists(db('alert_events as r').select(db.raw('1')).whereRaw('r.alert_id = e.alert_id').andWhere('r.kind', 'avis_modifie').whereRaw(`r.record_id = e.record_id || '@' || ${by}`))
         .orderBy(['e.alert_id', 'e.seq'])
-        .select('e.alert_id', 'e.record_id', 'n.modifie_le')) as { alert_id: string; record_id: string; modifie_le: string }[]),
+        .select('e.alert_id', 'e.record_id', 'n.modifie_le', 'n.modifie_par')) as { alert_id: string; record_id: string; modifie_le: string; modifie_par: string | null }[]),
     );
   }
   const due = changed.filter((c) => c.modifie_le > (byAlert.get(c.alert_id)?.from ?? to));
@@ -302,7 +306,7 @@ async function earlierChanges(input: EvaluationInput, to: string, found: Map<str
     const record = notices.get(d.record_id);
     if (!record) continue;
     const events = found.get(d.alert_id) ?? [];
-    events.push({ kind: 'avis_modifie', source: 'marche', occurredAt: d.modifie_le, record });
+    events.push({ kind: 'avis_modifie', source: 'marche', occurredAt: d.modifie_le, record, recordKey: `${d.record_id}@${d.modifie_par ?? d.modifie_le}` });
     found.set(d.alert_id, events);
   }
 }

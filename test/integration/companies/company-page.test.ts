@@ -1,10 +1,15 @@
-// A company's permalink is a readable page of its imported data (identity, activity, RGE, officers with no more than a year of birth, capital, the accounts' chart and table with confidential years undrawn, awards won, proceedings), everything escaped, and still shows the record when the awards read is refused; it renders in Chromium.
+// A company's permalink is a readable page of its imported data (identity and where it comes from, activity, RGE, officers with no more than a year of birth, capital, the accounts' chart and table with confidential years undrawn, awards won, proceedings), everything escaped, and still shows the record when the awards read is refused; it renders in Chromium.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { CookieJar, follow, formFields } from '../../../scripts/lib/native-flow.js';
 import { setOrganisationPlan } from '../../../src/auth/store/accounts.js';
 import { closeBrowser, expectRendered, launchBrowser } from '../../helpers/browser.js';
-import { FULL_COMPANY, importFullCompany } from '../../helpers/company-sources.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importFile } from '../../../src/import/run.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { FULL_COMPANY, importFullCompany, rneCompany, rnePerson } from '../../helpers/company-sources.js';
 import { startTestService, type TestAccount, type TestService } from '../../helpers/service.js';
 
 const C = FULL_COMPANY;
@@ -71,6 +76,7 @@ describe('company page', function () {
     expect(identity).to.include(`<dt>SIREN</dt><dd>${C.siren}</dd>`).and.include(C.siret).and.include('Toitures du Léon');
     expect(identity).to.include(`<dd>${record.fields.forme_juridique}</dd>`).and.include('<dd>PME</dd>').and.include('<dd>02/03/2015</dd>');
     expect(identity).to.include('Active').and.include('12 RUE DE BREST, 29800 LANDERNEAU');
+    expect(identity).to.include('<dt>Source de l’identité</dt><dd>Répertoire SIRENE (Insee), unité légale</dd>');
     expect(section(html, 'activite')).to.include('Travaux de couverture par éléments (43.91B)');
     expect(section(html, 'rge')).to.include('Certifiée RGE : 1 qualification en cours, jusqu’au 31/12/2099').and.include('<li>Couverture et zinguerie</li>');
 
@@ -127,6 +133,25 @@ describe('company page', function () {
     const officerPage = await show(`/entreprises/${C.officerCompany.siren}`);
     expect(officerPage.html).to.include('<h1>JPL &lt;LACOSTE&gt;</h1>').and.include('Aucun dirigeant connu (registre non importé pour cette entreprise)');
     expect(officerPage.html).to.include('Aucun compte annuel publié').and.include('Aucun marché attribué connu').and.include('Aucune procédure collective');
+  });
+
+  it('says the source of a company known only by its RNE entry: the register, its office’s town, never an officer’s home', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'company-page-rne-'));
+    try {
+      const path = join(dir, 'rne.json');
+      writeFileSync(path, JSON.stringify([rneCompany('184200038', '2026-10-01T08:00:00+02:00', [rnePerson('QUEMENER', ['Loïc'], '30', '1975-02')])]));
+      await importFile(svc.db, IMPORTERS.rne as never, path, { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { status, html } = await show('/entreprises/184200038');
+    expect(status).to.equal(200);
+    expect(html).to.include('<h1>Société 184200038</h1>');
+    const identity = section(html, 'identite');
+    expect(identity).to.include('<dt>Source de l’identité</dt><dd>Registre national des entreprises (INPI) : entreprise absente du stock SIRENE importé, identité tirée du registre</dd>');
+    expect(identity).to.include('29800 LANDERNEAU').and.not.include('DE BREST');
+    expect(section(html, 'dirigeants')).to.include('<strong>QUEMENER Loïc</strong>, Gérant, né(e) en 1975');
+    for (const secret of ['1975-02', 'MOUETTES', 'PLOUGONVELIN', '29217']) expect(html, secret).to.not.include(secret);
   });
 
   it('shows an establishment with the awards its SIRET won', async () => {

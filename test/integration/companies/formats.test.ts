@@ -1,4 +1,4 @@
-// The RGE list reads as the data-fair API answers it and as its CSV export, one certification per SIRET, domain and body (rows of each qualification grouped); a file of neither layout says the layouts understood; a company known only by its RNE entry is shown from the register's identity (never an individual's address) and counted in the import's notes.
+// The RGE list reads as the data-fair API answers it and as its CSV export, one certification per SIRET, domain and body (rows of each qualification grouped); a file of neither layout says the layouts understood; a company known only by its RNE entry is shown from the register's identity (never an individual's address), found by the searches as a SIRENE one until its unit comes, and counted in the import's notes.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,10 @@ import { IMPORTERS } from '../../../src/domains/importers.js';
 import { RGE_LAYOUTS } from '../../../src/domains/companies/import-rge.js';
 import { RNE_ONLY_NOTE } from '../../../src/domains/companies/import-rne.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { mcpClient } from '../../helpers/mcp.js';
+import { Contract } from '../../../src/contract/runtime.js';
+
+const contract = Contract.load();
 
 const silent = () => ({ update: () => undefined, stop: () => undefined });
 const SIRET = '38347481400021';
@@ -142,5 +146,44 @@ describe('RGE in its API and CSV layouts, companies known by the RNE alone', fun
     // An individual entrepreneur: named as the register names the business, never located by its address.
     const person = (await svc.rest('entreprises.get', { siren: '923456789' })).json.results[0].fields;
     expect(person).to.include({ raison_sociale: 'MORVAN Anne', source_identite: 'rne', code_postal: null, ville: null, adresse: null });
+  });
+
+  it('finds a company known only by its RNE entry as a SIRENE one (name, activity, office’s town, filters), never by an individual’s address; REST = MCP', async () => {
+    const sirens = async (args: Record<string, unknown>) => ((await svc.rest('entreprises.search', args)).json.results as { fields: { siren: string } }[]).map((r) => r.fields.siren).sort();
+    expect(await sirens({ query: 'toitures odet' })).to.deep.equal(['912345678']);
+    expect(await sirens({ query: 'quimper' })).to.deep.equal(['912345678']);
+    expect(await sirens({ query: 'travaux couverture' })).to.include('912345678');
+    expect(await sirens({ query: 'morvan anne' })).to.deep.equal(['923456789']);
+    expect(await sirens({ naf: ['43.91B'] })).to.include('912345678');
+    expect(await sirens({ query: 'odet', dirigeants_connus: true })).to.deep.equal(['912345678']);
+    // The individual entrepreneur's address (Pont-l’Abbé 29120) and the officer's home are nowhere in the index.
+    for (const query of ['pont abbe', '29120', 'lilas', 'ergue gaberic', 'gare']) expect(await sirens({ query }), query).to.deep.equal([]);
+    const rest = (await svc.rest('entreprises.search', { query: 'toitures odet' })).json;
+    expect(rest.results[0].fields).to.include({ raison_sociale: 'TOITURES DE L’ODET', source_identite: 'rne', ville: 'QUIMPER', capital_social_eur: 10000 });
+    expect(rest.results[0].fields.dirigeants).to.have.length(1);
+    expect(rest.results[0]).to.deep.equal((await svc.rest('entreprises.get', { siren: '912345678' })).json.results[0]);
+    // Followed like any company, under the register's name.
+    const followed = await svc.rest('suivis.create', { cible: { type: 'entreprise', id: '912345678' } });
+    expect(followed.json.suivi?.cible).to.deep.equal({ type: 'entreprise', id: '912345678', libelle: 'TOITURES DE L’ODET' });
+    const mcp = await mcpClient(`${svc.url}/api/mcp`, svc.token);
+    try {
+      const answer: any = await mcp.callTool({ name: contract.operation('entreprises.search')?.mcpTool as string, arguments: { query: 'toitures odet' } });
+      expect(answer.structuredContent.results).to.deep.equal(rest.results);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('an RNE file read again still counts its companies absent from SIRENE; the SIRENE unit, once imported, takes their place', async () => {
+    const before = Number((await svc.db('companies').count('* as n').first())?.n);
+    const again = await importFile(svc.db, IMPORTERS.rne as never, file('rne-again.json', JSON.stringify([{ siren: '912345678', formality: { siren: '912345678', content: { personneMorale: { identite: { entreprise: { siren: '912345678', denomination: 'TOITURES DE L’ODET', codeApe: '4391B' } } } } } }])), { progress: silent });
+    expect(again.notes[RNE_ONLY_NOTE]).to.equal(1);
+    expect(Number((await svc.db('companies').count('* as n').first())?.n)).to.equal(before);
+    const units = ['siren,denominationUniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,dateCreationUniteLegale,etatAdministratifUniteLegale,dateDernierTraitementUniteLegale', '912345678,CHARPENTES DE CORNOUAILLE,5499,43.91B,2021-05-03,A,2026-10-01T00:00:00'].join('\n');
+    const report = await importFile(svc.db, IMPORTERS['sirene-unites'] as never, file('unites.csv', units), { progress: silent });
+    expect(report).to.include({ inserted: 1, updated: 0 });
+    const found = (await svc.rest('entreprises.search', { query: 'cornouaille' })).json.results;
+    expect(found.map((r: any) => [r.fields.siren, r.fields.source_identite, r.fields.raison_sociale])).to.deep.equal([['912345678', 'sirene', 'CHARPENTES DE CORNOUAILLE']]);
+    expect((await svc.rest('entreprises.search', { query: 'toitures odet' })).json.results).to.deep.equal([]);
   });
 });
