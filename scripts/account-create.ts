@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { hashPassword } from '../src/platform/passwords.js';
 import { AccountInputError, createAccount } from '../src/auth/store/accounts.js';
 import { ROLES, type Plan, type Role } from '../src/access/caller.js';
+import { passwordProblem } from '../src/auth/password-policy.js';
 import { fail, withDatabase } from './lib/cli.js';
 
 let values: Record<string, string | undefined>;
@@ -15,7 +16,9 @@ try {
   fail((err as Error).message);
 }
 if (!values.email || !values.password) fail('--email et --password sont obligatoires.');
-if (values.password.length < 8) fail('le mot de passe doit faire au moins 8 caractères.');
+// The sign-up's rule for every account, operators' included.
+const weak = passwordProblem(values.password, values.email);
+if (weak) fail(weak);
 if (values.role && !ROLES.includes(values.role as Role)) fail(`--role doit valoir ${ROLES.join(', ')}.`);
 if (values.plan && values.plan !== 'free' && values.plan !== 'subscribed') fail('--plan doit valoir free ou subscribed.');
 if ((values.role || values.plan) && !values.organisation) fail('--role et --plan vont avec --organisation.');

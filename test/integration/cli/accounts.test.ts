@@ -28,12 +28,12 @@ describe('account CLIs', function () {
   after(async () => database.cleanup());
 
   it('creates an account in a new organisation, then one that joins it, then one without organisation', async () => {
-    const first = await run('account-create', ['--email', 'Chef@Exemple.fr', '--password', 'motdepasse1', '--organisation', 'Bâti Ouest', '--plan', 'subscribed'], database.databaseUrl);
+    const first = await run('account-create', ['--email', 'Chef@Exemple.fr', '--password', 'Toiture-ardoise-Brest-1', '--organisation', 'Bâti Ouest', '--plan', 'subscribed'], database.databaseUrl);
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stdout).to.include('chef@exemple.fr').and.include('Bâti Ouest').and.include('subscribed');
-    const second = await run('account-create', ['--email', 'lecteur@exemple.fr', '--password', 'motdepasse2', '--organisation', 'Bâti Ouest', '--role', 'lecteur'], database.databaseUrl);
+    const second = await run('account-create', ['--email', 'lecteur@exemple.fr', '--password', 'Toiture-ardoise-Brest-2', '--organisation', 'Bâti Ouest', '--role', 'lecteur'], database.databaseUrl);
     expect(second.code, second.stderr).to.equal(0);
-    const alone = await run('account-create', ['--email', 'seul@exemple.fr', '--password', 'motdepasse3'], database.databaseUrl);
+    const alone = await run('account-create', ['--email', 'seul@exemple.fr', '--password', 'Toiture-ardoise-Brest-3'], database.databaseUrl);
     expect(alone.stdout).to.include('sans organisation');
 
     const db = openDatabase(database.databaseUrl);
@@ -41,7 +41,7 @@ describe('account CLIs', function () {
       const users = await db('users').select('id', 'email', 'password_hash');
       const chef = users.find((u) => u.email === 'chef@exemple.fr');
       const lecteur = users.find((u) => u.email === 'lecteur@exemple.fr');
-      expect(chef.password_hash).to.match(/^scrypt\$/).and.not.include('motdepasse1');
+      expect(chef.password_hash).to.match(/^scrypt\$/).and.not.include('Toiture-ardoise-Brest-1');
       const a = await loadAccount(db, chef.id);
       const b = await loadAccount(db, lecteur.id);
       expect(a).to.include({ organisationName: 'Bâti Ouest', role: 'admin', plan: 'subscribed' });
@@ -68,13 +68,13 @@ describe('account CLIs', function () {
   });
 
   const refusals: { name: string; script: string; args: string[]; message: RegExp }[] = [
-    { name: 'a duplicate e-mail', script: 'account-create', args: ['--email', 'chef@exemple.fr', '--password', 'autremotdepasse'], message: /existe déjà/ },
+    { name: 'a duplicate e-mail', script: 'account-create', args: ['--email', 'chef@exemple.fr', '--password', 'Zinguerie-du-port-2026'], message: /existe déjà/ },
     { name: 'a missing password', script: 'account-create', args: ['--email', 'x@exemple.fr'], message: /--password/ },
-    { name: 'a short password', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'court'], message: /8 caractères/ },
-    { name: 'an unknown role', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'motdepasse', '--organisation', 'O', '--role', 'chef'], message: /--role/ },
+    { name: 'a short password', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'court'], message: /12 caractères au moins/ },
+    { name: 'an unknown role', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'Zinguerie-du-port-2026', '--organisation', 'O', '--role', 'chef'], message: /--role/ },
     { name: 'an unknown plan', script: 'account-plan', args: ['--organisation', 'Bâti Ouest', '--plan', 'premium'], message: /--plan/ },
-    { name: 'an unknown option', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'motdepasse', '--admin'], message: /--admin|Unknown option/ },
-    { name: 'an invalid e-mail', script: 'account-create', args: ['--email', 'pas-un-courriel', '--password', 'motdepasse'], message: /invalide/ },
+    { name: 'an unknown option', script: 'account-create', args: ['--email', 'x@exemple.fr', '--password', 'Zinguerie-du-port-2026', '--admin'], message: /--admin|Unknown option/ },
+    { name: 'an invalid e-mail', script: 'account-create', args: ['--email', 'pas-un-courriel', '--password', 'Zinguerie-du-port-2026'], message: /invalide/ },
   ];
   for (const r of refusals) {
     it(`refuses ${r.name} with exit code 2 and a message, no stack`, async () => {
