@@ -22,8 +22,8 @@ const HELP = `Synchronisation des sources avec leurs producteurs.
   --until JOUR   jusqu'à ce jour (inclus) ; aujourd'hui par défaut
   --status       l'état de chaque source (dernière synchronisation, échec, comptes)
 
-Adresses et identifiants : BOAMP_API_URL, BODACC_API_URL, DECP_API_URL, SIRENE_API_URL, RGE_API_URL,
-RNE_API_URL, RATIOS_API_URL, DVF_FILES_URL, SITADEL_API_URL, INSEE_API_KEY, INPI_USERNAME, INPI_PASSWORD.`;
+Adresses et identifiants : BOAMP_API_URL, BODACC_API_URL, DECP_API_URL, SIRENE_API_URL, SIRENE_STOCK_URL,
+RGE_API_URL, RNE_API_URL, RATIOS_API_URL, DVF_FILES_URL, SITADEL_API_URL, INSEE_API_KEY, INPI_USERNAME, INPI_PASSWORD.`;
 
 let args: { source?: string; since?: string; until?: string; status?: boolean; help?: boolean };
 try {

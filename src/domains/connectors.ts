@@ -9,6 +9,7 @@ import { ratiosConnector } from './companies/sync-ratios.js';
 import { rgeConnector } from './companies/sync-rge.js';
 import { rneConnector } from './companies/sync-rne.js';
 import { sireneConnector } from './companies/sync-sirene.js';
+import { sireneStockConnector } from './companies/sync-sirene-stock.js';
 import { sitadelConnector } from './permits/sync-sitadel.js';
 import { dvfConnector } from './sales/sync-dvf.js';
 
@@ -17,6 +18,7 @@ export const CONNECTORS: readonly Connector[] = [
   bodaccConnector,
   decpConnector,
   sireneConnector,
+  sireneStockConnector,
   rgeConnector,
   rneConnector,
   ratiosConnector,

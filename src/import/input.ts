@@ -50,6 +50,13 @@ function openZipEntry(path: string): Promise<{ stream: Readable; name: string; r
           const count = counter();
           raw.on('error', (error) => count.stream.destroy(error));
           raw.pipe(count.stream);
+          // Only this entry is read: the archive's own hold on the file is let go now, and a
+          // reader giving up early (a run stopped) lets go of the entry's, so that the file is
+          // closed (a deleted multi-gigabyte download frees its disk space) in a long-lived process.
+          zip.close();
+          count.stream.once('close', () => {
+            if (!raw.destroyed) raw.destroy();
+          });
           // Progress on the uncompressed size, scaled to the compressed file's.
           const ratio = entry.uncompressedSize ? entry.compressedSize / entry.uncompressedSize : 1;
           resolve({ stream: count.stream, name: entry.fileName, readBytes: () => Math.round(count.readBytes() * ratio) });
