@@ -13,14 +13,17 @@ import { llmsFull } from './generator/llms-full.js';
 import { llmsIndex } from './generator/llms-index.js';
 import { manifest } from './generator/manifest.js';
 import { operationEntry } from './generator/operation-entry.js';
+import { registryServer } from './generator/registry-server.js';
 import { toolEntry } from './generator/tool-entry.js';
 import { typescriptTypes } from './generator/typescript-types.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
-export async function buildGeneratedFiles(contractDir: string): Promise<Map<string, string>> {
+/** `packageFile`: the package.json whose name, version and description server.json carries (the repository's, beside contract/). */
+export async function buildGeneratedFiles(contractDir: string, packageFile = join(contractDir, '..', 'package.json')): Promise<Map<string, string>> {
   const source = await loadContract(contractDir);
+  const pkg = JSON.parse(await readFile(packageFile, 'utf8')) as { name: string; version: string; description: string };
   const doc = source.openapi;
   const catalogue = source.tools;
   const operations = new Map<string, OperationEntry>();
@@ -53,6 +56,19 @@ export async function buildGeneratedFiles(contractDir: string): Promise<Map<stri
         operationCount: operations.size,
         tools,
         contractText: source.text,
+      }),
+    ),
+  );
+  files.set(
+    'server.json',
+    json(
+      registryServer({
+        packageName: pkg.name,
+        version: pkg.version,
+        description: pkg.description,
+        title: catalogue.service.name,
+        publicUrl: catalogue.service.public_url,
+        mcpPath: catalogue.profiles.full.path,
       }),
     ),
   );

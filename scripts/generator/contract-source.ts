@@ -62,7 +62,8 @@ export interface ToolSource {
 export interface ToolsDocument {
   catalogue_version: string;
   documentation_version: string;
-  service: { name: string; summary: string };
+  /** `public_url`: the public deployment's origin, published in server.json (a running service uses PUBLIC_URL). */
+  service: { name: string; summary: string; public_url: string };
   profiles: Record<ProfileName, { path: string; title: string; description: string }>;
   tools: ToolSource[];
 }

@@ -67,7 +67,7 @@ function validContract(): Contract {
     catalogue: {
       catalogue_version: '1.0.0',
       documentation_version: '1.0.0',
-      service: { name: 'Test', summary: 'Service de test.' },
+      service: { name: 'Test', summary: 'Service de test.', public_url: 'https://api.exemple.fr' },
       profiles: {
         full: { path: '/api/mcp', title: 'Complet', description: 'Tout.' },
         connectors: { path: '/api/mcp/connectors', title: 'Connecteurs', description: 'Peu.' },
