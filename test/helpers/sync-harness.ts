@@ -1,8 +1,9 @@
 // Runs connectors in tests: fast retries and timeouts, a fixed clock, and crashes at chosen
 // points of a page's write (the transaction rolls back as under SIGKILL).
-import type { Database } from '../../src/platform/db/database.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import type { Connector } from '../../src/sync/connector.js';
 import { runSync, type SyncDeps, type SyncOutcome, type SyncRequest, type SyncSettings } from '../../src/sync/engine.js';
+import { startReplayServer, type ReplayHandler } from './replay-server.js';
 
 export const FAST_TIMING = { headersTimeoutMs: 1000, readTimeoutMs: 500, attempts: 4, backoffMs: 5, maxWaitMs: 3000, maxThrottles: 3 };
 
@@ -53,4 +54,38 @@ export async function killAndResume(db: Database, connector: Connector, settings
     if (outcome.status === 'done') break;
   }
   return outcomes;
+}
+
+/**
+ * Two processes (two connections, two owners) run the same source at once, the second
+ * `secondAfterMs` later, against a publisher that answers each request after `delayMs` so
+ * that the first run is still going when the second starts. Returns both outcomes.
+ */
+export async function raceTwoRuns(options: {
+  databaseUrl: string;
+  db: Database;
+  connector: Connector;
+  /** The publisher's answers; `url` gives the replay server's address (for links it writes). */
+  handler: (url: () => string) => ReplayHandler;
+  settings: (url: string) => SyncSettings;
+  now: Date;
+  delayMs?: number;
+  secondAfterMs?: number;
+}): Promise<[SyncOutcome, SyncOutcome]> {
+  const second = openDatabase(options.databaseUrl);
+  let address = '';
+  const handler = options.handler(() => address);
+  const slow = await startReplayServer(async (req) => {
+    await new Promise((r) => setTimeout(r, options.delayMs ?? 20));
+    return handler(req);
+  });
+  address = slow.url;
+  try {
+    const settings = options.settings(slow.url);
+    const run = (db: Database, owner: string) => runSync({ db, settings, now: () => options.now, owner, timing: FAST_TIMING }, options.connector);
+    return await Promise.all([run(options.db, 'process-a'), new Promise((r) => setTimeout(r, options.secondAfterMs ?? 50)).then(() => run(second, 'process-b'))]);
+  } finally {
+    await slow.close();
+    await second.destroy();
+  }
 }

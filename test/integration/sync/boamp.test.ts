@@ -1,13 +1,11 @@
 // The BOAMP connector against a replay of the DILA portal: every notice of the window exactly once whatever the faults and kills, corrections and cancellations of past days applied, nothing read when the portal has not processed anything new, one run per source across processes.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { boampConnector } from '../../../src/domains/notices/sync-boamp.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { addDays } from '../../../src/sync/days.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { odsHandler, startReplayServer, type OdsDataset, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 /** The real API answer (4 notices of 2015, Explore v2.1): the layout every replayed notice is cut from. */
 const REAL = JSON.parse(readFileSync(new URL('../../../../shared/real-samples/boamp/boamp-explore-v2.1-records-limit5-jpbenga.json', import.meta.url), 'utf8')) as { results: Record<string, unknown>[] };
@@ -130,22 +128,8 @@ describe('sync: BOAMP connector (replayed portal)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return odsHandler(() => [dataset])(req);
-      });
-      const s = { BOAMP_API_URL: `${slow.url}/api/explore/v2.1` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, boampConnector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, boampConnector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await stored()).length).to.equal(7 * 250);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: boampConnector, handler: () => odsHandler(() => [dataset]), settings: (url) => ({ BOAMP_API_URL: `${url}/api/explore/v2.1` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await stored()).length).to.equal(7 * 250);
   });
 });

@@ -1,12 +1,10 @@
 // The BODACC connector against a replay of the DILA portal: every announcement of the window exactly once whatever the faults and kills, a day above the /records cap read through /exports/json and an export cut short without error never taken as complete, corrections applied, nothing read while the portal has processed nothing new, one run per source across processes.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { bodaccConnector } from '../../../src/domains/announcements/sync-bodacc.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { addDays } from '../../../src/sync/days.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { odsHandler, startReplayServer, type OdsDataset, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 import { bodaccProceeding, bodaccRecord } from '../../helpers/company-sources.js';
 
 /** 2026-11-26 15:45 in Paris. */
@@ -146,22 +144,8 @@ describe('sync: BODACC connector (replayed portal)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return odsHandler(() => [dataset])(req);
-      });
-      const s = { BODACC_API_URL: `${slow.url}/api/explore/v2.1` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, bodaccConnector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, bodaccConnector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await storedIds()).length).to.equal(7 * 150);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: bodaccConnector, handler: () => odsHandler(() => [dataset]), settings: (url) => ({ BODACC_API_URL: `${url}/api/explore/v2.1` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await storedIds()).length).to.equal(7 * 150);
   });
 });

@@ -1,13 +1,11 @@
 // The DECP connector against a replay of data.economie.gouv.fr's two DECP datasets (flattened rows, 2022 and 2019 schemas): every contract exactly once with all its holders whatever the page boundaries, faults and kills, corrections of past days applied, nothing read while the portal has processed nothing new, one run per source across processes.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { decpConnector, DECP_FIRST_DAYS } from '../../../src/domains/awards/sync-decp.js';
 import { decp } from '../../../src/domains/awards/import-decp.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { addDays } from '../../../src/sync/days.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { odsHandler, startReplayServer, type OdsDataset, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 import { rows2019, rows2022, sampleContracts } from '../../helpers/decp-ods-rows.js';
 
 type Raw = Record<string, unknown>;
@@ -178,22 +176,8 @@ describe('sync: DECP connector (replayed portal, both schemas)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return odsHandler(() => datasets)(req);
-      });
-      const s = { DECP_API_URL: `${slow.url}/api/explore/v2.1` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, decpConnector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, decpConnector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect(await stored()).to.deep.equal(all());
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: decpConnector, handler: () => odsHandler(() => datasets), settings: (url) => ({ DECP_API_URL: `${url}/api/explore/v2.1` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect(await stored()).to.deep.equal(all());
   });
 });

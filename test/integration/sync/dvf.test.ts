@@ -6,13 +6,11 @@ import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { DVF_DEPARTEMENTS, dvfConnector, makeDvfConnector, yearsListed } from '../../../src/domains/sales/sync-dvf.js';
 import { dvf } from '../../../src/domains/sales/import-dvf.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayAnswer, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { FAST_TIMING, killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 /** The real geo-dvf file (2024, department 01, 77 lines of 6 mutations, no newline at the end): every served file is cut from its lines. */
 const REAL = readFileSync(new URL('../../../../shared/real-samples/dvf/geo-dvf-2024-dep01-thimothe-das-example.csv', import.meta.url), 'utf8');
@@ -293,23 +291,9 @@ describe('sync: DVF connector (replayed geo-dvf files)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return folder.handler()(req);
-      });
-      const s = { DVF_FILES_URL: `${slow.url}/geo-dvf/latest/csv` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, connector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, connector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect(asMap(await stored()).size).to.equal((await expectedSales(folder, WINDOW)).size);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: connector, handler: () => folder.handler(), settings: (url) => ({ DVF_FILES_URL: `${url}/geo-dvf/latest/csv` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect(asMap(await stored()).size).to.equal((await expectedSales(folder, WINDOW)).size);
   });
 
   it('streams a department file: pages are written while the rest of a multi-megabyte file is still downloading', async () => {

@@ -2,12 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { ratiosConnectorWith, RATIOS_DATASET } from '../../../src/domains/companies/sync-ratios.js';
-import { runSync, type SyncOutcome } from '../../../src/sync/engine.js';
+import { type SyncOutcome } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayHandler, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, seeded, syncOnce } from '../../helpers/sync-harness.js';
+import { seeded, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 const SAMPLES = new URL('../../../../shared/real-samples/ratios/', import.meta.url);
 /** The real API answers (Opendatasoft v1): 13 accounts of DANONE, JPL LACOSTE and 3MEDIA, fields named as the export's columns. */
@@ -254,22 +253,8 @@ describe('sync: ratios BCE/INPI connector (replayed data.economie.gouv.fr export
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 30));
-        return odsRatiosHandler(() => state)(req);
-      });
-      const s = { RATIOS_API_URL: `${slow.url}/api/explore/v2.1` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, connector),
-        new Promise((r) => setTimeout(r, 20)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, connector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await stored()).length).to.equal(COUNT);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: connector, handler: () => odsRatiosHandler(() => state), settings: (url) => ({ RATIOS_API_URL: `${url}/api/explore/v2.1` }), now: NOW, delayMs: 30, secondAfterMs: 20 });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await stored()).length).to.equal(COUNT);
   });
 });

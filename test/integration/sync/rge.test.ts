@@ -1,11 +1,9 @@
 // The RGE connector against a replay of the ADEME data-fair API: the whole list read by following `next`, its count checked against `total`, and exactly the certifications the whole snapshot no longer holds ended, also when a run is killed mid-snapshot and resumed from its stored `next`.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { rgeConnectorWith, RGE_API_FIELDS } from '../../../src/domains/companies/sync-rge.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayHandler, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 const DATASET = 'liste-des-entreprises-rge-2';
 const PAGE = 100;
@@ -296,23 +294,8 @@ describe('sync: RGE connector (replayed ADEME data-fair API)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slowHandler = dataFairHandler(() => slow.url, () => dataset);
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 30));
-        return slowHandler(req);
-      });
-      const s = { RGE_API_URL: `${slow.url}/data-fair/api/v1/datasets/${DATASET}` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => DAY1, owner: 'process-a', timing: FAST_TIMING }, connector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => DAY1, owner: 'process-b', timing: FAST_TIMING }, connector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await stored()).length).to.equal(430);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: connector, handler: (url) => dataFairHandler(url, () => dataset), settings: (url) => ({ RGE_API_URL: `${url}/data-fair/api/v1/datasets/${DATASET}` }), now: DAY1, delayMs: 30 });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await stored()).length).to.equal(430);
   });
 });

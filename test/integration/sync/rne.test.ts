@@ -1,11 +1,9 @@
 // The RNE connector against a replay of the INPI's API: signed in once, each day's changed companies read 100 at a time after the last SIREN until an empty page, each through the RNE importer (officers: year of birth at most, no address), an expired token signs in again once then the run stops, 429 waited, missing credentials disable the source with the reason, every company exactly once whatever the kills, one run per source across processes.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { rneConnector } from '../../../src/domains/companies/sync-rne.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayHandler, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 import { rneReplay, type RneDataset, type RneReplay } from '../../helpers/rne-replay.js';
 import { rneCompany, rneCompanyOfficer, rnePerson } from '../../helpers/company-sources.js';
 
@@ -168,22 +166,8 @@ describe('sync: RNE connector (replayed INPI API)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 30));
-        return inpi.handler(req);
-      });
-      const s = { ...settings(), RNE_API_URL: `${slow.url}/api` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, rneConnector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, rneConnector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await registers()).length).to.equal(250);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: rneConnector, handler: () => inpi.handler, settings: (url) => ({ ...settings(), RNE_API_URL: `${url}/api` }), now: NOW, delayMs: 30 });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await registers()).length).to.equal(250);
   });
 });

@@ -8,17 +8,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import yazl from 'yazl';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { SYNC_SETTING_NAMES } from '../../../src/config.js';
 import { CONNECTORS } from '../../../src/domains/connectors.js';
 import { sireneEtablissements, sireneUnites } from '../../../src/domains/companies/import-sirene.js';
 import { makeSireneStockConnector, readSireneStockCursor, sameVersion, SIRENE_STOCK_FILES, sireneStockConnector } from '../../../src/domains/companies/sync-sirene-stock.js';
 import { STOCK_ETABLISSEMENT_COLUMNS } from '../../../src/domains/companies/sync-sirene.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayAnswer, type ReplayRequest, type ReplayServer } from '../../helpers/replay-server.js';
 import { REAL_ESTABLISHMENT_ROWS, REAL_UNIT_ROWS, type StockRow } from '../../helpers/sirene-replay.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { FAST_TIMING, killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 const NOW = new Date('2026-12-02T04:10:00Z');
 const LATER = new Date('2027-01-03T04:10:00Z');
@@ -395,25 +393,11 @@ describe('sync: SIRENE monthly stock connector (replayed data.gouv.fr stable lin
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return site.handler()(req);
-      });
-      const s = { SIRENE_STOCK_URL: `${slow.url}/fr/datasets/r` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, connector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, connector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      const oracle = await expected(site);
-      expect((await storedUnits()).size).to.equal(oracle.units.size);
-      expect((await storedEtabs()).size).to.equal(oracle.etabs.size);
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: connector, handler: () => site.handler(), settings: (url) => ({ SIRENE_STOCK_URL: `${url}/fr/datasets/r` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    const oracle = await expected(site);
+    expect((await storedUnits()).size).to.equal(oracle.units.size);
+    expect((await storedEtabs()).size).to.equal(oracle.etabs.size);
   });
 
   it('streams a download to disk: the file grows while its body is still on its way, and only the finished download is read', async () => {

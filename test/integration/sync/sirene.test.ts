@@ -1,12 +1,10 @@
 // The SIRENE connector against a replay of the API Sirene 3.11: each day's changed units then establishments read whole by cursor (the cursor given back unchanged ends the paging), an empty day's 404 taken as empty, 429 waited, 30 requests a minute never exceeded, a missing key disables the source with its reason, every record exactly once whatever the faults and kills, one run per source across processes.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { sireneConnector } from '../../../src/domains/companies/sync-sirene.js';
-import { runSync } from '../../../src/sync/engine.js';
 import type { Connector } from '../../../src/sync/connector.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 import { sireneDayEstablishments, sireneDayUnits, sireneHandler, sirenOf, type SireneDataset, type SireneHandlerOptions } from '../../helpers/sirene-replay.js';
 
 /** 2026-11-26 09:00 in Paris: yesterday is the 25th. */
@@ -174,23 +172,9 @@ describe('sync: SIRENE connector (replayed API Sirene)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const handler = sireneHandler(() => dataset);
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 30));
-        return handler(req);
-      });
-      const s = { SIRENE_API_URL: `${slow.url}/api-sirene/3.11`, INSEE_API_KEY: KEY };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, sireneConnector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, sireneConnector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect((await companies()).length).to.equal(1200);
-    } finally {
-      await second.destroy();
-    }
+    const handler = sireneHandler(() => dataset);
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: sireneConnector, handler: () => handler, settings: (url) => ({ SIRENE_API_URL: `${url}/api-sirene/3.11`, INSEE_API_KEY: KEY }), now: NOW, delayMs: 30 });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect((await companies()).length).to.equal(1200);
   });
 });

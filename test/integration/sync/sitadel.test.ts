@@ -2,13 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
 import { latestDiffused, makeSitadelConnector, sitadelConnector, SITADEL_LISTS } from '../../../src/domains/permits/sync-sitadel.js';
 import { sitadel } from '../../../src/domains/permits/import-sitadel.js';
-import { runSync } from '../../../src/sync/engine.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
 import { startReplayServer, type ReplayAnswer, type ReplayRequest, type ReplayServer } from '../../helpers/replay-server.js';
-import { FAST_TIMING, killAndResume, syncOnce } from '../../helpers/sync-harness.js';
+import { killAndResume, syncOnce, raceTwoRuns } from '../../helpers/sync-harness.js';
 
 const sample = (name: string) => readFileSync(new URL(`../../../../shared/real-samples/sitadel/${name}`, import.meta.url), 'utf8');
 /** The real lists of the 2026-01 release (two header lines, then 200 rows each). */
@@ -230,22 +228,8 @@ describe('sync: Sitadel connector (replayed DiDo API)', function () {
   });
 
   it('two processes racing: one runs, the other is told a run is in progress', async () => {
-    const second = openDatabase(database.databaseUrl);
-    try {
-      const slow = await startReplayServer(async (req) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return dido.handler(() => NOW)(req);
-      });
-      const s = { SITADEL_API_URL: `${slow.url}${BASE}` };
-      const [a, b] = await Promise.all([
-        runSync({ db: database.db, settings: s, now: () => NOW, owner: 'process-a', timing: FAST_TIMING }, connector),
-        new Promise((r) => setTimeout(r, 50)).then(() => runSync({ db: second, settings: s, now: () => NOW, owner: 'process-b', timing: FAST_TIMING }, connector)),
-      ]);
-      await slow.close();
-      expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
-      expect(await stored()).to.deep.equal(await expectedPermits(dido, NOW));
-    } finally {
-      await second.destroy();
-    }
+    const [a, b] = await raceTwoRuns({ databaseUrl: database.databaseUrl, db: database.db, connector: connector, handler: () => dido.handler(() => NOW), settings: (url) => ({ SITADEL_API_URL: `${url}${BASE}` }), now: NOW });
+    expect([a.status, b.status].sort()).to.deep.equal(['done', 'held']);
+    expect(await stored()).to.deep.equal(await expectedPermits(dido, NOW));
   });
 });
