@@ -419,7 +419,9 @@ export interface paths {
          *     lieu d'exécution (`departements`) ou région (`region`), montant minimal
          *     (`montant_min`, en euros), titulaire (`titulaire` : SIREN ou SIRET ; les marchés
          *     gagnés par une entreprise), acheteur (`acheteur_siret`), début de code CPV (`cpv`),
-         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`). Résultats par pertinence
+         *     fenêtre de notification (`notifie_depuis`, `notifie_avant`), avis (`avis` : le `marche_id`
+         *     ou l'`annonce_id` d'un avis ; les résultats des avis d'attribution publiés au BOAMP qui
+         *     le concluent, ceux de l'avis lui-même s'il en est un). Résultats par pertinence
          *     puis date de notification, par pages (`limit` 1 à 50, `next_cursor`), 1000 au plus.
          *
          *     Version du contrat : 3.0.0.
@@ -1031,7 +1033,9 @@ export interface paths {
          * @description Trois usages, selon les arguments :
          *     - lecture (`marche_id` et `type`) : le texte d'une pièce par pages de lecture d'environ
          *       8 000 caractères coupées entre deux paragraphes (`page`, 1 par défaut ; `pages_total`
-         *       donne le total), avec `filename`, `doc_type` et la liste des pièces (`fichiers`).
+         *       donne le total, le même que celui de la pièce dans la table des matières ; les pages
+         *       du PDF d'origine, `pages_document`, ne numérotent pas la lecture), avec `filename`,
+         *       `doc_type` et la liste des pièces (`fichiers`).
          *       `filename` peut être approché (casse, accents, fragment du nom) : il est rapproché des
          *       pièces réelles ; s'il en désigne plusieurs, le message les nomme. Sans `filename`, la
          *       pièce du `type` demandé ; si le dossier en a plusieurs (un dossier par lot), ou avec
@@ -2048,9 +2052,9 @@ export interface components {
                 marche_id: string;
                 /** @description Faux si l'avis n'est plus dans le service. */
                 present: boolean;
-                /** @description Date limite de réponse actuelle. */
+                /** @description Date limite de réponse actuelle (ISO 8601, heure de Paris). */
                 date_limite: string | null;
-                /** @description La date limite connue à la création du suivi ou lors de la dernière prise d'acte. */
+                /** @description La date limite connue à la création du suivi ou lors de la dernière prise d'acte (ISO 8601, heure de Paris). */
                 date_limite_suivie: string | null;
                 /** @description La date limite a changé depuis. */
                 date_limite_modifiee: boolean;
@@ -2133,6 +2137,7 @@ export interface components {
                 /** @description Faux si l'avis n'est plus dans le service. */
                 present: boolean;
                 objet: string | null;
+                /** @description Date limite de réponse (ISO 8601, heure de Paris). */
                 date_limite: string | null;
             };
             titre: string;
@@ -2800,6 +2805,8 @@ export interface components {
                 source: "BOAMP";
                 objet: string;
                 acheteur: string | null;
+                /** @description L'identifiant de l'acheteur pour acheteurs.get : son SIRET quand l'avis le donne, sinon son nom normalisé ; null sans acheteur. */
+                acheteur_id: string | null;
                 /** @description AAAA-MM-JJ. */
                 date_parution: string | null;
                 /** @description Date limite de réponse (ISO 8601, heure de Paris). */
@@ -3025,7 +3032,7 @@ export interface components {
                 id: string;
                 reseau: components["schemas"]["ReseauSocial"];
                 auteur: string;
-                /** @description Date (AAAA-MM-JJ) ou date et heure ISO 8601, telle que publiée. */
+                /** @description Date (AAAA-MM-JJ) telle que publiée, ou date et heure ISO 8601 en heure de Paris (le moment publié, son fuseau converti). */
                 date: string;
                 /** @description Coordonnées (téléphone, courriel, adresse web) masquées. */
                 texte: string;
@@ -3249,10 +3256,10 @@ export interface components {
             doc_type: components["schemas"]["DceDocType"];
             /** @description Numéro du lot quand le dossier est découpé par lot. */
             lot: number | null;
-            /** @description Pages du document (pages d'un PDF, feuilles d'un classeur ; 1 pour un texte continu ; 0 sans texte). */
-            pages_estimees: number;
-            /** @description Pages de lecture d'environ 8 000 caractères (0 pour une pièce sans texte, un plan par exemple). */
-            parties: number;
+            /** @description Pages de lecture de la pièce, le seul compte de pages du service : le même nombre que `pages_total` d'une lecture de cette pièce, que `page` parcourt de 1 à ce nombre. Une page de lecture fait environ 8 000 caractères, coupée entre deux paragraphes. 0 pour une pièce sans texte (un plan par exemple), à obtenir avec dce.download. */
+            pages_total: number;
+            /** @description Pour information, la longueur du fichier d'origine : pages d'un PDF, feuilles d'un classeur, 1 pour un texte continu (DOCX, texte), 0 sans texte. Elle ne numérote pas la lecture : une page de lecture peut couvrir plusieurs pages d'un PDF, ou une partie d'une longue page. */
+            pages_document: number;
             /** @description Octets. */
             taille: number;
             content_type: string;
@@ -3268,7 +3275,9 @@ export interface components {
             titre?: string | null;
             filename?: string;
             doc_type?: components["schemas"]["DceDocType"];
+            /** @description La page de lecture rendue (1 à `pages_total`). */
             page?: number;
+            /** @description Pages de lecture de la pièce : le même nombre que son `pages_total` dans `fichiers` (voir DcePiece). */
             pages_total?: number;
             /** @description Le texte de la page de lecture. */
             texte?: string;
@@ -3535,7 +3544,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `quota_exceeded` : un plafond est atteint ; attendre `Retry-After` quand il est donné, ne jamais boucler. */
+        /** @description `quota_exceeded` : un plafond est atteint ; attendre `Retry-After` (les secondes que le message dit aussi) quand il est donné, ne jamais boucler. */
         QuotaExceeded: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -4288,6 +4297,8 @@ export interface operations {
                     notifie_depuis?: string;
                     /** Format: date */
                     notifie_avant?: string;
+                    /** @description Le `marche_id` ou l'`annonce_id` d'un avis : les marchés attribués par les avis d'attribution qui le citent (`annonce_lie`), ou par l'avis lui-même. */
+                    avis?: string;
                     /** @default 10 */
                     limit?: number;
                     /** @description Le `next_cursor` d'une réponse précédente, tel quel. */

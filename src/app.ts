@@ -30,7 +30,17 @@ import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
 import { healthCheck } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
-import { brandReportRecordPage, companyRecordPage, createPermalinkPages } from './http/permalinks.js';
+import {
+  announcementRecordPage,
+  awardRecordPage,
+  brandReportRecordPage,
+  companyRecordPage,
+  createDcePages,
+  createPermalinkPages,
+  noticeRecordPage,
+  permitRecordPage,
+  saleRecordPage,
+} from './http/permalinks.js';
 import { errorSummary, type Logger } from './log.js';
 import { createMcpRouter } from './mcp/router.js';
 import { QuotaKeeper } from './access/quota-keeper.js';
@@ -38,6 +48,7 @@ import { createRegistry, type Registry } from './domains/index.js';
 import { createRestRouter, REST_PREFIX } from './rest/router.js';
 import type { Services } from './domains/context.js';
 import { systemResolver } from './domains/emails/dns-check.js';
+import { planLimits } from './domains/plan/store.js';
 
 /** Calls that may wait for a database connection before the next is refused (the operations' pool has 10). */
 const POOL_QUEUE_LIMIT = 10;
@@ -61,6 +72,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const quota = new QuotaKeeper(createQuotaStore(control), now, {
     onFailure: (err) => logger.error({ err: errorSummary(err) }, 'quotas : comptage impossible, appels refusés (503 quota_unavailable)'),
     onRecovery: () => logger.info('quotas : comptage rétabli'),
+    subscribedRates: async () => (await planLimits(control)).find((l) => l.plan === 'subscribed') ?? null,
   });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
@@ -95,6 +107,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   });
   const legal = legalPages(config.legal);
   const recordPage = createPermalinkPages({ db: control, callPath, now });
+  const dcePages = createDcePages({ db: control, callPath, now });
   const dceDownload = dceDownloads({ db, store: dceStore, key: dceLinkKey, now });
   const responseFileExport = responseFileExports({ db, store: dceStore, key: dceLinkKey, now });
   const INTERACTION = '\\/oauth\\/interaction\\/([A-Za-z0-9_-]+)';
@@ -196,15 +209,17 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     })
     .get(/^\/entreprises\/(\d{9})$/, recordPage('entreprises.get', (siren) => ({ siren }), companyRecordPage))
     .get(/^\/etablissements\/(\d{14})$/, recordPage('entreprises.get', (siret) => ({ siret }), companyRecordPage))
-    .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id })))
-    .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id })))
-    .get(/^\/bodacc\/([^/]+)$/, recordPage('bodacc.get', (id) => ({ id })))
+    .get(/^\/marches\/([^/]+)$/, recordPage('marches.get', (id) => ({ marche_id: id }), noticeRecordPage))
+    .get(/^\/marches\/([^/]+)\/dce\/lecture$/, dcePages.reading)
+    .get(/^\/marches\/([^/]+)\/dce\/telechargement$/, dcePages.download)
+    .get(/^\/attributions\/([^/]+)$/, recordPage('attributions.get', (id) => ({ id }), awardRecordPage))
+    .get(/^\/bodacc\/([^/]+)$/, recordPage('bodacc.get', (id) => ({ id }), announcementRecordPage))
     .get(/^\/acheteurs\/([^/]+)$/, recordPage('acheteurs.get', (id) => ({ id })))
     .get(/^\/deliberations\/([^/]+)$/, recordPage('deliberations.get', (id) => ({ id })))
     .get(/^\/publications\/([^/]+)$/, recordPage('publications.get', (id) => ({ id })))
     .get(/^\/contacts\/([^/]+)$/, recordPage('contacts.get', (id) => ({ id })))
-    .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id })))
-    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id })))
+    .get(/^\/ventes\/([^/]+)$/, recordPage('ventes.search', (id) => ({ id_mutation: id }), saleRecordPage))
+    .get(/^\/permis\/([^/]+)$/, recordPage('permis.get', (id) => ({ id }), permitRecordPage))
     .get(/^\/rapports\/marque\/(\d{9})$/, recordPage('marque.rapport', (siren) => ({ siren }), brandReportRecordPage));
 
   const app = new Koa({ proxy: false });

@@ -2,7 +2,7 @@
 // and 24 h (every call counts, whatever its outcome, but a call refused by a quota), and
 // distinct consultation files opened per Paris calendar day.
 import type { Caller } from './caller.js';
-import type { QuotaStore } from './quota-store.js';
+import type { Limits, QuotaStore } from './quota-store.js';
 import { DatabaseBusyError } from '../platform/db/busy.js';
 import { QuotaExceededError, QuotaUnavailableError, ServiceError } from '../errors.js';
 import { nextParisMidnight, parisDay } from '../platform/paris-time.js';
@@ -13,16 +13,57 @@ export interface QuotaStatus {
   files: { used: number; limit: number; resetsAt: Date };
 }
 
+/** The subscribed plan's call rates, as the plans table holds them: what a refusal tells a free account. */
+export type SubscribedRates = () => Promise<Pick<Limits, 'callsPerMinute' | 'callsPerDay'> | null>;
+
+const seconds = (n: number) => `${n} seconde${n > 1 ? 's' : ''}`;
+
+/**
+ * The per-minute refusal: the real wait (the `retry_after_seconds` of the answer, when the
+ * oldest call of the sliding minute leaves it), the pace that keeps under the ceiling, and
+ * what a subscription changes for this caller's plan.
+ */
+export function minuteRefusal(limit: number, wait: number, plan: Caller['plan'], subscribed: number | null): string {
+  const pace = Math.max(1, Math.ceil(60 / limit));
+  const planNote =
+    plan === 'subscribed'
+      ? ' ; l’organisation est déjà abonnée : seul l’espacement des appels aide'
+      : subscribed !== null && subscribed > limit
+        ? ` ; la formule abonnée porte ce rythme à ${subscribed} appels par minute`
+        : '';
+  return `Quota par minute atteint : ${limit} appels par minute glissante au plus. Réessayer dans ${seconds(wait)} (quand le plus ancien appel de la minute sort du compte), puis faire un appel à la fois, au plus un toutes les ${seconds(pace)}${planNote}.`;
+}
+
+/** The daily refusal: the sliding 24 hours, the wait, and for a free account what the subscribed plan allows. */
+export function dayRefusal(limit: number, wait: number, plan: Caller['plan'], subscribed: number | null): string {
+  const planNote = plan === 'free' ? (subscribed !== null && subscribed > limit ? ` ; la formule abonnée porte ce plafond à ${subscribed} appels` : ' ; la formule abonnée relève ce plafond') : '';
+  return `Quota journalier atteint : ${limit} appels sur 24 heures glissantes au plus (pas de remise à zéro à minuit). Réessayer dans ${seconds(wait)}${planNote}.`;
+}
+
 export class QuotaKeeper {
   /** The counters failed since they last worked: the failure was reported once already. */
   private failing = false;
 
-  /** `onFailure` hears of the first failure after a success (the log's error line), and `onRecovery` of the success after it. */
+  /**
+   * `onFailure` hears of the first failure after a success (the log's error line), and
+   * `onRecovery` of the success after it; `subscribedRates` gives the rates a free account's
+   * refusal names (read on a refusal only).
+   */
   constructor(
     private readonly store: QuotaStore,
     private readonly now: () => Date,
-    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void } = {},
+    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void; subscribedRates?: SubscribedRates } = {},
   ) {}
+
+  /** The subscribed plan's rates for a free caller's refusal; a failed read leaves the refusal without them. */
+  private async subscribedRates(caller: Caller): Promise<Pick<Limits, 'callsPerMinute' | 'callsPerDay'> | null> {
+    if (caller.plan !== 'free' || !this.report.subscribedRates) return null;
+    try {
+      return await this.report.subscribedRates();
+    } catch {
+      return null;
+    }
+  }
 
   /** A dependency failure is `quota_unavailable`: the call is neither counted nor run. */
   private async guarded<T>(run: () => Promise<T>): Promise<T> {
@@ -49,17 +90,10 @@ export class QuotaKeeper {
     const now = this.now().getTime();
     const verdict = await this.guarded(() => this.store.admitCall(caller.accountId, caller.limits, now));
     if (verdict.admitted) return;
-    const seconds = Math.max(1, Math.ceil((verdict.retryAfterMs - now) / 1000));
-    if (verdict.ceiling === 'minute') {
-      throw new QuotaExceededError(
-        `Quota par minute atteint : ${verdict.limit} appels par minute glissante au plus. Attendre une minute et faire un appel à la fois ; un abonnement ne change rien à ce rythme.`,
-        seconds,
-      );
-    }
-    throw new QuotaExceededError(
-      `Quota journalier atteint : ${verdict.limit} appels sur 24 heures glissantes au plus (pas de remise à zéro à minuit). Réessayer dans ${seconds} secondes${caller.plan === 'free' ? ' ; la formule abonnée relève ce plafond' : ''}.`,
-      seconds,
-    );
+    const wait = Math.max(1, Math.ceil((verdict.retryAfterMs - now) / 1000));
+    const rates = await this.subscribedRates(caller);
+    if (verdict.ceiling === 'minute') throw new QuotaExceededError(minuteRefusal(verdict.limit, wait, caller.plan, rates?.callsPerMinute ?? null), wait);
+    throw new QuotaExceededError(dayRefusal(verdict.limit, wait, caller.plan, rates?.callsPerDay ?? null), wait);
   }
 
   /**

@@ -156,7 +156,7 @@ function tablePieces(fichiers) {
   if (!Array.isArray(fichiers) || !fichiers.length) return '';
   var lignes = fichiers.map(function (f) {
     return '<tr><th scope="row">' + echapper(f.filename) + '</th><td>' + echapper(typePiece(f.doc_type)) + '</td><td>'
-      + (f.lot === null || f.lot === undefined ? '' : echapper(f.lot)) + '</td><td>' + echapper(f.parties ? pluriel(f.parties, 'page') : 'sans texte')
+      + (f.lot === null || f.lot === undefined ? '' : echapper(f.lot)) + '</td><td>' + echapper(f.pages_total ? pluriel(f.pages_total, 'page') : 'sans texte')
       + '</td><td>' + echapper(taille(f.taille)) + '</td></tr>';
   });
   return '<table class="pieces"><caption>' + pluriel(fichiers.length, 'pièce') + '</caption>'

@@ -26,7 +26,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('annonce_id', 40).notNullable();
     t.string('correction_id', 40).notNullable();
     t.string('date_parution', 10).nullable();
-    /** `annulation` or `rectificatif`. */
+    /** `annulation`, `rectificatif`, or `attribution` (an award notice: no change to the notice). */
     t.string('kind', 20).notNullable();
     /** The deadline the correction sets, if it gives one (ISO instant). */
     t.string('date_limite', 30).nullable();

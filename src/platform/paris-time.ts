@@ -71,6 +71,17 @@ export function parisIso(at: Date): string {
   return `${wall}${sign}${hh}:${mm}`;
 }
 
+/**
+ * A stored moment (ISO 8601 in any offset, as the data layer keeps it) as answered: Paris
+ * time with its offset; null stays null. A date alone (`AAAA-MM-JJ`) is a day, kept as is.
+ */
+export function parisIsoOf(stored: string | null | undefined): string | null {
+  if (stored === null || stored === undefined || stored === '') return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(stored)) return stored;
+  const at = new Date(stored);
+  return Number.isFinite(at.getTime()) ? parisIso(at) : stored;
+}
+
 /** The hour (0–23) on a Paris clock at that moment. */
 export function parisHour(at: Date): number {
   return parts(at).hour as number;

@@ -164,7 +164,7 @@ describe('results card renderer', () => {
 
 describe('results card renderer: consultation files', () => {
   const render = renderer();
-  const piece = (overrides: Record<string, unknown> = {}) => ({ filename: 'Lot 1/CCTP.pdf', doc_type: 'cctp', lot: 1, pages_estimees: 3, parties: 2, taille: 1_572_864, content_type: 'application/pdf', ...overrides });
+  const piece = (overrides: Record<string, unknown> = {}) => ({ filename: 'Lot 1/CCTP.pdf', doc_type: 'cctp', lot: 1, pages_total: 2, pages_document: 3, taille: 1_572_864, content_type: 'application/pdf', ...overrides });
   const hit = (overrides: Record<string, unknown> = {}) => ({ acheteur: 'Commune de Quimper', doc_type: 'cctp', lieu: '29', titre: 'Réfection de la toiture', extrait: '… couverture en ardoise naturelle …', filename: 'CCTP.pdf', marche_id: 'm-1', page: 2, ...overrides });
 
   it('search: excerpts with buyer, department, kind of piece and reading page, all escaped', () => {
@@ -200,7 +200,7 @@ describe('results card renderer: consultation files', () => {
   });
 
   it('table of contents: one row per piece with kind, lot, reading pages and size', () => {
-    const out = render({ ok: true, action: 'sommaire_dce', marche_id: 'm-1', titre: 'Réfection', fichiers: [piece(), piece({ filename: 'plan.dwg', doc_type: 'plan', lot: null, parties: 0, taille: 800 })], hint: 'Lire une pièce.' });
+    const out = render({ ok: true, action: 'sommaire_dce', marche_id: 'm-1', titre: 'Réfection', fichiers: [piece(), piece({ filename: 'plan.dwg', doc_type: 'plan', lot: null, pages_total: 0, pages_document: 0, taille: 800 })], hint: 'Lire une pièce.' });
     expect(out).to.include('<h1>Dossier de consultation</h1>');
     expect(out).to.include('<caption>2 pièces</caption>');
     expect(out).to.include('<th scope="row">Lot 1/CCTP.pdf</th><td>CCTP</td><td>1</td><td>2 pages</td><td>1,5 Mo</td>');

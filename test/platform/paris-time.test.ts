@@ -1,6 +1,6 @@
-// Paris calendar: the day a moment belongs to and the next midnight, right on the 23-hour and 25-hour days of the clock changes.
+// Paris calendar: the day a moment belongs to and the next midnight, right on the 23-hour and 25-hour days of the clock changes; a stored moment answered in the one form (Paris time, offset, to the second).
 import { expect } from 'chai';
-import { nextParisMidnight, parisDay, parisIso } from '../../src/platform/paris-time.js';
+import { nextParisMidnight, parisDay, parisIso, parisIsoOf } from '../../src/platform/paris-time.js';
 
 const cases: { name: string; at: string; day: string; iso: string; midnight: string }[] = [
   { name: 'a winter evening', at: '2026-11-21T22:59:59Z', day: '2026-11-21', iso: '2026-11-21T23:59:59+01:00', midnight: '2026-11-21T23:00:00.000Z' },
@@ -39,5 +39,14 @@ describe('Paris calendar', () => {
     const autumn = nextParisMidnight(new Date('2026-10-24T22:00:00Z')).getTime() - new Date('2026-10-24T22:00:00Z').getTime();
     expect(spring / 3600_000).to.equal(23);
     expect(autumn / 3600_000).to.equal(25);
+  });
+
+  it('answers a stored moment in Paris time to the second, a day as a day, null as null', () => {
+    expect(parisIsoOf('2026-10-13T10:00:00.000Z')).to.equal('2026-10-13T12:00:00+02:00');
+    expect(parisIsoOf('2026-11-23T16:26:36Z')).to.equal('2026-11-23T17:26:36+01:00');
+    expect(parisIsoOf('2026-03-12T09:30:00+01:00')).to.equal('2026-03-12T09:30:00+01:00');
+    expect(parisIsoOf('2026-03-12')).to.equal('2026-03-12');
+    expect(parisIsoOf(null)).to.equal(null);
+    expect(parisIsoOf(undefined)).to.equal(null);
   });
 });

@@ -95,6 +95,7 @@ export function awardActions({ db, publicUrl, cursorKey }: Services): AwardActio
             cpvPrefix: args.cpv,
             notifiedFrom: args.notifie_depuis,
             notifiedTo: args.notifie_avant,
+            avis: args.avis,
           },
           page,
         );

@@ -86,6 +86,19 @@ export interface AwardFilters {
   cpvPrefix?: string;
   notifiedFrom?: string;
   notifiedTo?: string;
+  /** A notice's marche_id or annonce_id: the awards published for it. */
+  avis?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A notice (marche_id or annonce_id) and the award notices that cite it: their idweb. */
+async function awardNoticesOf(db: Database, avis: string): Promise<string[]> {
+  const notice = (await (UUID.test(avis) ? db('notices').where('marche_id', avis.toLowerCase()) : db('notices').where('annonce_id', avis)).first('annonce_id')) as { annonce_id: string } | undefined;
+  const annonce = notice?.annonce_id ?? avis;
+  const citing = (await db('notice_corrections').where({ annonce_id: annonce, kind: 'attribution' }).select('correction_id')) as { correction_id: string }[];
+  // An idweb is digits and hyphens: nothing a LIKE pattern would read as a wildcard.
+  return [annonce, ...citing.map((c) => c.correction_id)].filter((id) => /^[A-Za-z0-9-]+$/.test(id));
 }
 
 export async function searchAwards(
@@ -102,6 +115,12 @@ export async function searchAwards(
     base.whereExists(db('award_winners as w').select(db.raw('1')).whereRaw('w.award_key = a.award_key').andWhere(column, f.titulaire));
   }
   if (f.acheteurSiret) base.where('a.acheteur_siret', f.acheteurSiret);
+  if (f.avis) {
+    // The awards of the notice itself (an award notice) and of the award notices citing it (`annonce_lie`).
+    const notices = await awardNoticesOf(db, f.avis);
+    if (!notices.length) base.whereRaw('1 = 0');
+    else base.where('a.source', 'boamp').andWhere((q) => void notices.forEach((idweb) => q.orWhere('a.award_key', 'like', `boamp:${idweb}:%`)));
+  }
   if (f.cpvPrefix) base.where('a.cpv', 'like', `${f.cpvPrefix}%`);
   if (f.notifiedFrom) base.where('a.date_notification', '>=', f.notifiedFrom);
   if (f.notifiedTo) base.where('a.date_notification', '<=', f.notifiedTo);

@@ -25,7 +25,7 @@ const withoutContactDetails = (text: string) => maskContactDetails(text).text;
 const MAX_LOCATIONS = 50;
 
 function pieceOut(p: DcePieceRow): Piece {
-  return { filename: p.filename, doc_type: p.doc_type as Piece['doc_type'], lot: p.lot, pages_estimees: p.source_pages, parties: p.reading_pages, taille: p.size, content_type: p.content_type };
+  return { filename: p.filename, doc_type: p.doc_type as Piece['doc_type'], lot: p.lot, pages_total: p.reading_pages, pages_document: p.source_pages, taille: p.size, content_type: p.content_type };
 }
 
 const list = (names: string[]) => names.map((n) => `« ${n} »`).join(', ');

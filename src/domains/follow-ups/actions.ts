@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../access/caller.js';
 import { ConflictError, InvalidArgumentsError, NotFoundError } from '../../errors.js';
-import { parisIso } from '../../platform/paris-time.js';
+import { parisIso, parisIsoOf } from '../../platform/paris-time.js';
 import { pagedSearch } from '../../platform/search/cursor.js';
 import type { Database } from '../../platform/db/database.js';
 import type { Services } from '../context.js';
@@ -195,8 +195,9 @@ async function present(db: Database, records: FollowUpRecord[], known?: { states
         ? {
             marche_id: f.marcheId,
             present: state !== undefined,
-            date_limite: state?.deadline ?? null,
-            date_limite_suivie: f.deadlineSeen,
+            // Compared as stored, answered in Paris time like every moment of the service.
+            date_limite: parisIsoOf(state?.deadline),
+            date_limite_suivie: parisIsoOf(f.deadlineSeen),
             date_limite_modifiee: state !== undefined && state.deadline !== f.deadlineSeen,
             annule: state?.cancelled ?? false,
             etat: state?.etat ?? null,

@@ -40,6 +40,7 @@ export function noticeRecord(n: NoticeFields, publicUrl: string, now: Date): Not
       source: 'BOAMP',
       objet: n.objet,
       acheteur: n.acheteur_nom,
+      acheteur_id: n.buyer_id,
       date_parution: n.date_parution,
       date_limite: deadline,
       ouvert: open,

@@ -167,7 +167,8 @@ async function applyCorrections(trx: Knex.Transaction, rows: BoampRow[], now: st
       annonce_id,
       correction_id: r.annonce_id,
       date_parution: r.date_parution,
-      kind: /ANNUL/i.test(`${r.etat ?? ''} ${r.nature ?? ''}`) ? 'annulation' : 'rectificatif',
+      // An award notice cites the notice it concludes: kept (the awards that followed it), never a correction.
+      kind: /ANNUL/i.test(`${r.etat ?? ''} ${r.nature ?? ''}`) ? 'annulation' : r.awards.length || /ATTRIBUTION/i.test(r.nature ?? '') ? 'attribution' : 'rectificatif',
       date_limite: r.date_limite,
     })),
   );
@@ -185,7 +186,7 @@ async function applyCorrections(trx: Knex.Transaction, rows: BoampRow[], now: st
       .orderBy([{ column: 'date_parution' }, { column: 'correction_id' }])
       .select('annonce_id', 'correction_id', 'date_parution', 'kind', 'date_limite')) as Record<string, string | null>[];
     for (const n of notices) {
-      const mine = all.filter((c) => c.annonce_id === n.annonce_id);
+      const mine = all.filter((c) => c.annonce_id === n.annonce_id && c.kind !== 'attribution');
       if (!mine.length) continue;
       const last = mine[mine.length - 1] as Record<string, string | null>;
       const cancel = mine.find((c) => c.kind === 'annulation');

@@ -31,7 +31,7 @@ export interface NoticeRow {
 }
 
 /** What a notice's record reads (the store decodes the lists). */
-export type NoticeFields = Omit<NoticeRow, 'buyer_id' | 'famille' | 'ingested_at' | 'updated_at'> & {
+export type NoticeFields = Omit<NoticeRow, 'famille' | 'ingested_at' | 'updated_at'> & {
   /** When a later notice last changed this one (a moved deadline, a cancellation), which one, and what it said. */
   modifie_le: string | null;
   modifie_par: string | null;

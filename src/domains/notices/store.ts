@@ -15,6 +15,7 @@ const COLUMNS = [
   'objet',
   'acheteur_nom',
   'acheteur_siret',
+  'buyer_id',
   'date_parution',
   'date_limite',
   'departements',

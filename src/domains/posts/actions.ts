@@ -3,6 +3,7 @@
 import type { Caller } from '../../access/caller.js';
 import { MAX_SEARCH_DEPTH, pagedSearch } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
+import { parisIsoOf } from '../../platform/paris-time.js';
 import type { Services } from '../context.js';
 import { departementsOf } from '../reference/lists.js';
 import { publicationsByIds, searchPublications, type PublicationView } from './store.js';
@@ -41,7 +42,7 @@ export function publicationRecord(p: PublicationView, publicUrl: string): Public
       id: p.id,
       reseau: p.reseau as PublicationRecord['fields']['reseau'],
       auteur: p.auteur,
-      date: p.date_publication,
+      date: parisIsoOf(p.date_publication) as string,
       texte: p.texte,
       commune: p.commune,
       commune_nom: p.commune_nom,

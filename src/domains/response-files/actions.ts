@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from '../../access/caller.js';
 import { ConflictError, InvalidArgumentsError, NotFoundError } from '../../errors.js';
-import { parisIso } from '../../platform/paris-time.js';
+import { parisIso, parisIsoOf } from '../../platform/paris-time.js';
 import { pagedSearch } from '../../platform/search/cursor.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ObjectStore } from '../../platform/files/object-store.js';
@@ -72,7 +72,7 @@ async function present(db: Database, records: ResponseFileRecord[]): Promise<Res
     return {
       id: f.id,
       marche_id: f.marcheId,
-      avis: { present: notice !== undefined, objet: (notice?.objet as string | null | undefined) ?? null, date_limite: (notice?.date_limite as string | null | undefined) ?? null },
+      avis: { present: notice !== undefined, objet: (notice?.objet as string | null | undefined) ?? null, date_limite: parisIsoOf(notice?.date_limite as string | null | undefined) },
       titre: f.title,
       source: { type: f.sourceKind, dce_id: f.sourceDceId, rc: f.sourceRc },
       pieces: f.items.map((i) => ({

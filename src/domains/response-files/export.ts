@@ -7,6 +7,8 @@
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Database } from '../../platform/db/database.js';
+import { longDateTime } from '../../platform/french-dates.js';
+import { parisIsoOf } from '../../platform/paris-time.js';
 import { openToken, signToken } from '../../platform/signed-tokens.js';
 import { ObjectMissingError, type ObjectStore } from '../../platform/files/object-store.js';
 import { isMember } from '../follow-ups/store.js';
@@ -120,7 +122,7 @@ export function checklistPage(file: ResponseFileRecord, documents: readonly Docu
       return `<tr><td>${i + 1}</td><td>${escapeHtml(item.label)}</td><td>${escapeHtml(STATUS_LABELS[item.status] ?? item.status)}</td><td>${escapeHtml(origin)}</td><td>${docs ? `<ul>${docs}</ul>` : '—'}</td></tr>`;
     })
     .join('\n');
-  const subject = notice?.objet ? `<p>Avis : ${escapeHtml(notice.objet)}${notice.date_limite ? ` — date limite : ${escapeHtml(notice.date_limite)}` : ''}</p>` : '';
+  const subject = notice?.objet ? `<p>Avis : ${escapeHtml(notice.objet)}${notice.date_limite ? ` — date limite : ${escapeHtml(longDateTime(parisIsoOf(notice.date_limite) as string))} (heure de Paris)` : ''}</p>` : '';
   return `<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(file.title)}</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em .6em;vertical-align:top;text-align:left}</style></head>

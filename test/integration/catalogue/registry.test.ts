@@ -1,4 +1,4 @@
-// The whole registry, tool by tool: described, scoped, handled, callable on its addresses, and every answer identical on REST and MCP, conform to its output schema and free of contact details.
+// The whole registry, tool by tool: described, scoped, handled, callable on its addresses, and every answer identical on REST and MCP, conform to its output schema, free of contact details, and with every timestamp in one form (Paris time with its offset, to the second).
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,6 +8,7 @@ import { createRegistry } from '../../../src/domains/index.js';
 import { appendEvents } from '../../../src/domains/events/store.js';
 import { OPERATION_NAMES } from '../../../generated/handler-map.js';
 import { importDemoDataIfEmpty } from '../../../scripts/demo/first-start.js';
+import { parisIso } from '../../../src/platform/paris-time.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const contract = Contract.load();
@@ -32,6 +33,21 @@ const CALLER_WRITTEN = new Set(
     .flatMap((t) => (t.recipes ?? []).map((r) => JSON.stringify(r.example ?? {})))
     .flatMap((text) => [...text.matchAll(/[\w.+-]+@[\w-]+\.[\w.]+/g)].map((m) => m[0])),
 );
+
+/** A string that holds a date and a time (a timestamp, whatever its form). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+
+/**
+ * Every timestamp of an answer that is not in the service's one form: ISO 8601 to the
+ * second with the Paris offset of that moment (`2026-11-21T10:00:00+01:00`); no UTC `Z`, no
+ * milliseconds, no other offset. Dates alone (`AAAA-MM-JJ`) are days, not moments.
+ */
+function foreignTimestamps(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return TIMESTAMP.test(value) && (!Number.isFinite(Date.parse(value)) || parisIso(new Date(value)) !== value) ? [`${path} = ${value}`] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => foreignTimestamps(v, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => foreignTimestamps(v, path ? `${path}.${k}` : k));
+}
 
 /** Values that move with every call (the quota counters, the preview's window, a signed link's expiry to the second): equal shapes, not equal values. */
 const MOVING = new Set(['utilises', 'prochaine_liberation', 'depuis', 'jusqu_a', 'download_url']);
@@ -144,7 +160,8 @@ describe('every tool over both transports', () => {
   const clients = new Map<string, Client>();
 
   before(async function () {
-    this.timeout(60000);
+    // The demo set's import: well under a minute alone, longer on a machine shared with other runs.
+    this.timeout(240000);
     svc = await startTestService();
     // The demo data set, written in the real formats (contact fields filled, as the real
     // files have them) and imported by the real importers.
@@ -207,6 +224,8 @@ describe('every tool over both transports', () => {
           expect(viaRest.status, JSON.stringify(viaRest.json)).to.equal(200);
           expect(contract.outputProblem(operation, viaMcp.structuredContent)).to.equal(null);
           expect(contract.outputProblem(operation, viaRest.json)).to.equal(null);
+          expect(foreignTimestamps(viaMcp.structuredContent), `${tool.name} (MCP)`).to.deep.equal([]);
+          expect(foreignTimestamps(viaRest.json), `${operation} (REST)`).to.deep.equal([]);
           // A read answers the same on both; a write has changed the state in between.
           if (contract.operation(operation)?.effect === 'read') expect(steady(viaMcp.structuredContent)).to.deep.equal(steady(viaRest.json));
           const text = JSON.stringify(viaMcp);

@@ -68,7 +68,7 @@ describe('consultation files over HTTP', function () {
       const { status, json } = await read({ marche_id: id, type: 'sommaire' });
       expect(status, JSON.stringify(json)).to.equal(200);
       expect(json).to.include({ ok: true, action: 'sommaire_dce', marche_id: notice, count: 5 });
-      expect(json.fichiers.map((f: { filename: string; doc_type: string; lot: number | null; parties: number }) => [f.filename, f.doc_type, f.lot, f.parties])).to.deep.equal([
+      expect(json.fichiers.map((f: { filename: string; doc_type: string; lot: number | null; pages_total: number }) => [f.filename, f.doc_type, f.lot, f.pages_total])).to.deep.equal([
         ['Lot 1 Couverture/CCTP lot 1.docx', 'cctp', 1, 2],
         ['Lot 1 Couverture/DPGF lot 1.xlsx', 'dpgf', 1, 1],
         ['Lot 2 Charpente/CCTP lot 2.docx', 'cctp', 2, 1],
@@ -80,6 +80,34 @@ describe('consultation files over HTTP', function () {
     const cctp = await read({ marche_id: notice, type: 'cctp' });
     expect(cctp.json).to.include({ action: 'sommaire_dce', count: 2 });
     expect(cctp.json.hint).to.match(/choisir avec « filename »/);
+  });
+
+  it('counts a piece\'s pages once: the contents\' pages_total is the reading\'s, on REST and MCP; the file\'s own pages are pages_document', async () => {
+    const client = await mcpClient(`${svc.url}/api/mcp/connectors`, svc.token);
+    try {
+      const viaRest = (await read({ marche_id: notice, type: 'sommaire' })).json;
+      const viaMcp = ((await client.callTool({ name: 'marches_dce', arguments: { marche_id: notice, type: 'sommaire' } })) as CallToolResult).structuredContent as typeof viaRest;
+      expect(viaMcp.fichiers).to.deep.equal(viaRest.fichiers);
+      type Piece = { filename: string; doc_type: string; pages_total: number; pages_document: number };
+      const pieces = viaRest.fichiers as Piece[];
+      for (const key of ['pages_estimees', 'parties']) expect(pieces[0], key).to.not.have.property(key);
+      // The RC is a two-page PDF (one scanned) that reads in one page: the two counts differ, and are named apart.
+      expect(pieces.find((p) => p.filename === 'RC.pdf')).to.include({ pages_total: 1, pages_document: 2 });
+      for (const piece of pieces.filter((p) => p.pages_total > 0)) {
+        const last = { marche_id: notice, type: piece.doc_type, filename: piece.filename, page: piece.pages_total };
+        const restReading = (await read(last)).json;
+        const mcpReading = ((await client.callTool({ name: 'marches_dce', arguments: last })) as CallToolResult).structuredContent as typeof restReading;
+        for (const reading of [restReading, mcpReading]) {
+          expect(reading, piece.filename).to.include({ action: 'lecture_dce', page: piece.pages_total, pages_total: piece.pages_total });
+          expect(reading.hint, piece.filename).to.equal(undefined);
+          expect((reading.fichiers as Piece[]).find((p) => p.filename === piece.filename)?.pages_total).to.equal(reading.pages_total);
+        }
+        // One page past the count is refused: the count is the reading's.
+        expect((await read({ ...last, page: piece.pages_total + 1 })).status, piece.filename).to.equal(400);
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it('reads a piece by pages, from an approximate name, and says ambiguity, absence and overflow', async () => {

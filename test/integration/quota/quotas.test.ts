@@ -12,7 +12,16 @@ const { operations } = JSON.parse(readFileSync(new URL('../../../generated/opera
 const catalogue = JSON.parse(readFileSync(new URL('../../../generated/tools.json', import.meta.url), 'utf8')) as { tools: ToolEntry[] };
 
 const PARIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+0[12]:00$/;
-const MINUTE_MESSAGE = [/Quota par minute atteint/, /Attendre une minute/, /un appel à la fois/];
+const MINUTE_MESSAGE = [/Quota par minute atteint/, /un appel à la fois/];
+
+/** The per-minute refusal tells the real wait (the answer's seconds) and the truth of the caller's plan: a free account's rate is raised by a subscription (5 → 30). */
+function expectMinuteMessage(message: string, seconds: number, plan: 'free' | 'subscribed'): void {
+  for (const pattern of MINUTE_MESSAGE) expect(message).to.match(pattern);
+  expect(message).to.include(`Réessayer dans ${seconds} seconde${seconds > 1 ? 's' : ''}`);
+  expect(message).to.not.match(/Attendre une minute|ne change rien/);
+  if (plan === 'free') expect(message).to.include('5 appels par minute').and.include('au plus un toutes les 12 secondes').and.include('la formule abonnée porte ce rythme à 30 appels par minute');
+  else expect(message).to.include('30 appels par minute').and.include('au plus un toutes les 2 secondes').and.include('l’organisation est déjà abonnée').and.not.include('porte ce rythme');
+}
 
 /** A REST quota refusal: 429 quota_exceeded, Retry-After integer equal to the body's seconds; returns those seconds. */
 function expectRestQuotaRefusal(answer: Answer, max: number): number {
@@ -66,9 +75,7 @@ describe('call quotas on REST and MCP', function () {
       const { token } = await accountInOwnOrganisation(svc);
       for (let i = 0; i < 5; i++) expect((await svc.rest('referentiels.sources', {}, { token })).status, `appel ${i + 1}`).to.equal(200);
       const sixth = await svc.rest('referentiels.sources', {}, { token });
-      expectRestQuotaRefusal(sixth, 60);
-      for (const pattern of MINUTE_MESSAGE) expect(sixth.json.error.message).to.match(pattern);
-      expect(sixth.json.error.message).to.include('5 appels par minute');
+      expectMinuteMessage(sixth.json.error.message, expectRestQuotaRefusal(sixth, 60), 'free');
       // Still refused: the refusal did not free anything.
       expectRestQuotaRefusal(await svc.rest('me', undefined, { token }), 60);
     });
@@ -77,8 +84,7 @@ describe('call quotas on REST and MCP', function () {
       const { token } = await accountInOwnOrganisation(svc);
       for (let i = 0; i < 5; i++) expectToolResult(await toolCall(mcp, token, 'referentiel_sources'));
       const sixth = expectMcpQuotaRefusal(await toolCall(mcp, token, 'referentiel_sources'), 60);
-      for (const pattern of MINUTE_MESSAGE) expect(sixth.message).to.match(pattern);
-      expect(sixth.message).to.include('5 appels par minute');
+      expectMinuteMessage(sixth.message, sixth.seconds, 'free');
 
       const client = await mcpClient(mcp, token);
       try {
@@ -92,6 +98,15 @@ describe('call quotas on REST and MCP', function () {
       } finally {
         await client.close();
       }
+    });
+
+    it('a subscribed account (30 a minute) is told its real wait and that a subscription is no remedy, on REST and MCP', async () => {
+      const { token } = await accountInOwnOrganisation(svc, { plan: 'subscribed' });
+      for (let i = 0; i < 30; i++) expect((await svc.rest('referentiels.regions', {}, { token })).status, `appel ${i + 1}`).to.equal(200);
+      const rest = await svc.rest('referentiels.regions', {}, { token });
+      expectMinuteMessage(rest.json.error.message, expectRestQuotaRefusal(rest, 60), 'subscribed');
+      const viaMcp = expectMcpQuotaRefusal(await toolCall(mcp, token, 'referentiel_regions'), 60);
+      expectMinuteMessage(viaMcp.message, viaMcp.seconds, 'subscribed');
     });
 
     it('the counters are shared by REST and the MCP addresses: 3 REST + 2 on /api/mcp/assistant, then /api/mcp, REST and the assistant are refused', async () => {
@@ -285,8 +300,7 @@ describe('call quotas on REST and MCP', function () {
       expect(message).to.match(/Quota journalier atteint/);
       expect(message).to.include('4 appels sur 24 heures glissantes');
       expect(message).to.match(/pas de remise à zéro à minuit/);
-      expect(message).to.match(/formule abonnée/);
-      expect(message).to.not.match(/Attendre une minute/);
+      expect(message).to.include(`Réessayer dans ${seconds} secondes ; la formule abonnée porte ce plafond à `);
       expect(await callLogCount(svc.db, account.userId)).to.equal(4);
     });
 

@@ -57,7 +57,7 @@ describe('workspace: a followed notice corrected or cancelled by a later notice'
   it('before any later notice: the deadline followed, nothing changed', async () => {
     for (const via of ['rest', 'mcp'] as Via[]) {
       const body = await followed(via);
-      expect(avisOf(body, ids.moved)).to.include({ date_limite: '2026-09-15T10:00:00.000Z', date_limite_suivie: '2026-09-15T10:00:00.000Z', date_limite_modifiee: false, annule: false, modification: null });
+      expect(avisOf(body, ids.moved)).to.include({ date_limite: '2026-09-15T12:00:00+02:00', date_limite_suivie: '2026-09-15T12:00:00+02:00', date_limite_modifiee: false, annule: false, modification: null });
       expect(avisOf(body, ids.cancelled)).to.include({ annule: false, modification: null });
     }
   });
@@ -68,8 +68,8 @@ describe('workspace: a followed notice corrected or cancelled by a later notice'
     const rest = await followed('rest');
     expect(avisOf(rest, ids.moved)).to.deep.include({
       present: true,
-      date_limite: '2026-10-06T10:00:00.000Z',
-      date_limite_suivie: '2026-09-15T10:00:00.000Z',
+      date_limite: '2026-10-06T12:00:00+02:00',
+      date_limite_suivie: '2026-09-15T12:00:00+02:00',
       date_limite_modifiee: true,
       annule: false,
       modification: 'date limite fixée au 06/10/2026 par l’avis rectificatif 26-91001',
