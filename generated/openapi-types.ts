@@ -5897,7 +5897,7 @@ export interface operations {
             content: {
                 "application/json": {
                     nature: components["schemas"]["DraftNature"];
-                    /** @description Titre du brouillon (200 caractères au plus */
+                    /** @description Titre du brouillon (200 caractères au plus, pas seulement des espaces). */
                     titre: string;
                     /** @description Le texte (64 Kio au plus en UTF-8). */
                     contenu: string;

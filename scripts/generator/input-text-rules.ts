@@ -26,7 +26,7 @@ function withTextRule(schema: Record<string, unknown>, where: string): void {
   if (!types.includes('string') || schema.enum !== undefined || schema.const !== undefined || schema.format !== undefined) return;
   const pattern = schema.pattern;
   if (pattern === undefined) schema.pattern = TEXT_PATTERN;
-  else if (typeof pattern === 'string' && admitsAnyCharacter(pattern) && !pattern.includes(TEXT_LOOKAHEAD)) {
+  else if (typeof pattern === 'string' && pattern !== TEXT_PATTERN && admitsAnyCharacter(pattern) && !pattern.includes(TEXT_LOOKAHEAD)) {
     if (!pattern.startsWith('^')) throw new Error(`${where} : un motif qui admet tout caractère commence par ^ (la règle des textes s'y ajoute)`);
     schema.pattern = `^${TEXT_LOOKAHEAD}${pattern.slice(1)}`;
   }
