@@ -38,7 +38,7 @@ describe('generator: input text rules', () => {
     applyInputTextRules(b, doc, 'test');
     applyInputTextRules(b, doc, 'test');
     expect(doc.components.schemas.Tag).to.deep.equal({ type: 'string', maxLength: 5, pattern: TEXT_PATTERN });
-    const s = b.content['application/json'].schema as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    const s = b.content['application/json'].schema as { properties: { o: { properties: { t: { pattern?: string } } } }; then: { properties: { u: { pattern?: string } } } };
     expect(s.properties.o.properties.t.pattern).to.equal(TEXT_PATTERN);
     expect(s.then.properties.u.pattern).to.equal(TEXT_PATTERN);
   });
