@@ -292,8 +292,8 @@ export interface paths {
         /**
          * Fiche d'une entreprise (SIREN) ou d'un établissement (SIRET)
          * @description Consulte une entreprise par son SIREN (9 chiffres) ou un établissement par son SIRET
-         *     (14 chiffres) ; l'un des deux est obligatoire, et s'ils sont donnés ensemble le SIRET
-         *     doit appartenir au SIREN. Par SIREN, la fiche décrit le siège ; par SIRET,
+         *     (14 chiffres) ; l'un des deux est obligatoire ; s'ils sont donnés ensemble et que le
+         *     SIRET n'appartient pas au SIREN, `results` est vide. Par SIREN, la fiche décrit le siège ; par SIRET,
          *     l'établissement demandé. Une entreprise inconnue donne `results` vide (200). Aucune
          *     coordonnée (téléphone, courriel, site web) ; `url` est le lien permanent du service
          *     vers la fiche. `dirigeants` et `capital_social_eur` viennent du Registre national des
@@ -2017,10 +2017,10 @@ export interface components {
         FollowUpTargetKind: "marche" | "dce" | "entreprise" | "acheteur";
         FollowUpTargetInput: {
             type: components["schemas"]["FollowUpTargetKind"];
-            /** @description marche : marche_id ou annonce_id ; dce : id du dossier ou marche_id de son avis ; entreprise : SIREN ; acheteur : id de l'acheteur. */
+            /** @description marche : marche_id ou annonce_id ; dce : id du dossier ou marche_id de son avis ; entreprise : SIREN (9 chiffres) ; acheteur : id de l'acheteur. */
             id: string;
         };
-        /** @description Étiquettes libres (20 au plus, 50 caractères chacune ; doublons et casse ignorés). */
+        /** @description Étiquettes libres (20 au plus, 50 caractères chacune, pas seulement des espaces ; doublons et casse ignorés). */
         FollowUpTags: string[];
         FollowUp: {
             /** Format: uuid */
@@ -3602,7 +3602,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Nom de l'alerte (unique dans l'organisation). */
+                    /** @description Nom de l'alerte (unique dans l'organisation ; pas seulement des espaces). */
                     name: string;
                     /** @description Mots-clés ; tous les mots requis, "une phrase" exacte, une virgule sépare des alternatives (OU). */
                     query: string;
@@ -5908,7 +5908,7 @@ export interface operations {
             content: {
                 "application/json": {
                     nature: components["schemas"]["DraftNature"];
-                    /** @description Titre du brouillon (200 caractères au plus). */
+                    /** @description Titre du brouillon (200 caractères au plus, pas seulement des espaces). */
                     titre: string;
                     /** @description Le texte (64 Kio au plus en UTF-8). */
                     contenu: string;
@@ -6554,9 +6554,9 @@ export interface operations {
                     destinataires: string[];
                     /** @description Adresses en copie (Cc). */
                     copie?: string[];
-                    /** @description Objet du message, sans retour à la ligne ; par défaut le titre du brouillon. */
+                    /** @description Objet du message, sans retour à la ligne ni caractère de contrôle, pas seulement des espaces ; par défaut le titre du brouillon. */
                     sujet?: string;
-                    /** @description Texte brut du message ; par défaut le corps du brouillon. */
+                    /** @description Texte brut du message (retours à la ligne et tabulations admis, pas d'autre caractère de contrôle ; pas seulement des espaces) ; par défaut le corps du brouillon. */
                     texte?: string;
                     /**
                      * Format: uuid

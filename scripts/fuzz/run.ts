@@ -66,6 +66,20 @@ async function workspace(db: Knex): Promise<{ digest: string; count: number; ale
   return { digest, count: alerts.length, alertIds: alerts.map((a: { id: string }) => a.id) };
 }
 
+/**
+ * Every run starts from an empty workspace, so that a seed replays the same on any fuzz
+ * service; the fuzz organisation holds every option (the e-mail option included), so that a
+ * refusal comes from the arguments only.
+ */
+export async function resetWorkspace(db: Knex): Promise<void> {
+  await db('alerts').del();
+  await db('organisations').update({ alert_count: 0 });
+  await db('email_messages').del();
+  await db('email_hourly_counts').del();
+  await db('email_domains').del();
+  await db('organisations').update({ email_option: true });
+}
+
 const POOL_SIZE = 40;
 
 /** Remembers `value` under `key`, the oldest forgotten past POOL_SIZE. */
@@ -79,7 +93,7 @@ function remember<T>(pool: T[], value: T, same: (a: T) => boolean): void {
  * Values of a successful answer that an input of the same domain may take (a record's
  * `id`, `siren`, `marche_id`…), and its next_cursor with the arguments it belongs to.
  */
-function harvest(state: MutableState, inputNames: ReadonlySet<string>, c: FuzzCase, answer: unknown): void {
+export function harvest(state: MutableState, inputNames: ReadonlySet<string>, c: FuzzCase, answer: unknown): void {
   const domain = c.operation.name.split('.')[0] as string;
   const stack: { value: unknown; depth: number }[] = [{ value: answer, depth: 0 }];
   let visited = 0;
@@ -101,7 +115,7 @@ function harvest(state: MutableState, inputNames: ReadonlySet<string>, c: FuzzCa
   }
 }
 
-interface MutableState {
+export interface MutableState {
   alertIds: string[];
   values: Map<string, string[]>;
   pages: { operation: string; args: string; cursor: string }[];
@@ -153,14 +167,7 @@ const POLLUTION_KEYS = ['admin', 'polluted'];
 export async function runFuzz(target: FuzzTarget, options: FuzzOptions, contract: FuzzContract = loadFuzzContract()): Promise<FuzzReport> {
   const oracle = new Oracle(contract);
   const started = performance.now();
-  // Every run starts from an empty workspace, so that a seed replays the same on any fuzz service.
-  await target.db('alerts').del();
-  await target.db('organisations').update({ alert_count: 0 });
-  await target.db('email_messages').del();
-  await target.db('email_hourly_counts').del();
-  await target.db('email_domains').del();
-  // The fuzz organisation holds every option (the e-mail option included), so that a refusal comes from the arguments only.
-  await target.db('organisations').update({ email_option: true });
+  await resetWorkspace(target.db);
   const state: MutableState = { alertIds: [], values: new Map(), pages: [] };
   const inputNames = new Set(contract.operations.flatMap((o) => Object.keys(o.schema.properties ?? {}).map((p) => `${o.name.split('.')[0]}:${p}`)));
   const report: FuzzReport = { seed: options.seed, only: options.only, requests: 0, cases: 0, durationMs: 0, outcomes: new Map(), mutations: new Map(), failures: [] };

@@ -6,6 +6,7 @@ import { join, sep } from 'node:path';
 import { parse } from 'yaml';
 import type { JsonSchema, ProfileName, Scope, ToolRecipe, ToolStatus } from '../../src/contract/types.js';
 import { withErrorResponses } from './error-responses.js';
+import { withInputTextRules } from './input-text-rules.js';
 import { joinFiles } from './join-files.js';
 import { operationPaths } from './operation-paths.js';
 import { withVersionSentence } from './version-sentence.js';
@@ -94,7 +95,10 @@ export async function loadContract(dir: string): Promise<ContractSource> {
   };
 }
 
-/** What the generator writes instead of the contract: each operation's path, common error responses and version sentence. */
+/**
+ * What the generator writes instead of the contract: each operation's path, common error
+ * responses and version sentence, and the rules of every text it accepts.
+ */
 function fillIn(source: OpenApiDocument): OpenApiDocument {
   const doc: OpenApiDocument = { ...source, paths: operationPaths(source.paths ?? {}) };
   const version = doc.info?.['x-api-contract-version'];
@@ -102,6 +106,7 @@ function fillIn(source: OpenApiDocument): OpenApiDocument {
     op.responses = withErrorResponses(op.responses);
     if (typeof version === 'string') op.description = withVersionSentence(op.description, version);
   }
+  withInputTextRules(listOperations(doc).map(({ op }) => op), doc);
   return doc;
 }
 

@@ -1,7 +1,7 @@
 // Transform: one catalogue entry into the MCP tool entry (schemas taken from the
 // operation it runs; a historic name takes those of the tool it stands for; a tool that
-// dispatches on an argument gets that argument plus every operation's arguments, and an
-// output that is one of its operations' outputs).
+// dispatches on an argument gets that argument plus every operation's arguments, each
+// action's own rules under `if`/`then`, and an output that is one of its operations' outputs).
 import type { JsonSchema, OperationEntry, ProfileName, ToolAnnotations, ToolDispatch, ToolEntry } from '../../src/contract/types.js';
 import type { ToolSource } from './contract-source.js';
 
@@ -29,7 +29,18 @@ export function dispatchInputSchema(dispatch: ToolDispatch, operations: Map<stri
     delete schema['x-actions'];
     schema.description = `${schema.description ? `${String(schema.description)} ` : ''}(action ${actions})`.trim();
   }
-  return { type: 'object', additionalProperties: false, required: [dispatch.argument], properties };
+  // Each action's own rules, as its operation checks them once the choice is made: its
+  // arguments only (another action's are unknown to it), required ones, combinations.
+  const rules = Object.entries(dispatch.operations).map(([value, opName]) => {
+    const schema = operations.get(opName)?.inputSchema ?? {};
+    const own = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    return {
+      if: { properties: { [dispatch.argument]: { const: value } }, required: [dispatch.argument] },
+      // The choosing argument is one more property (an action taking none allows it alone).
+      then: { ...schema, properties: { ...own, [dispatch.argument]: true }, ...(typeof schema.maxProperties === 'number' ? { maxProperties: schema.maxProperties + 1 } : {}) },
+    };
+  });
+  return { type: 'object', additionalProperties: false, required: [dispatch.argument], properties, allOf: rules };
 }
 
 export function dispatchOutputSchema(dispatch: ToolDispatch, operations: Map<string, OperationEntry>): JsonSchema {

@@ -1,6 +1,19 @@
 // Turns an input JSON Schema into a French list of parameters, for the help tools and
 // llms-full.txt alike, so both describe a tool the same way.
+import { NOT_BLANK_PATTERN, TEXT_LOOKAHEAD, TEXT_PATTERN } from './text-rules.js';
 import type { JsonSchema } from './types.js';
+
+/**
+ * A pattern as a reader wants it: the text rule every text keeps is said once in the
+ * contract, not on each parameter; the query syntax and « not only spaces » in words.
+ */
+export function patternConstraint(pattern: string, schema: JsonSchema): string | null {
+  if (schema['x-query-syntax'] === true) return 'syntaxe de recherche (mots, "expressions", alternatives séparées par des virgules)';
+  if (pattern === TEXT_PATTERN) return null;
+  const own = pattern.replace(TEXT_LOOKAHEAD, '');
+  if (own === NOT_BLANK_PATTERN) return 'pas seulement des espaces';
+  return `motif : ${own}`;
+}
 
 export interface ParameterDescription {
   nom: string;
@@ -34,7 +47,8 @@ function constraints(schema: JsonSchema): string[] {
   if (typeof schema.minItems === 'number') out.push(`${schema.minItems} élément(s) au moins`);
   if (typeof schema.maxItems === 'number') out.push(`${schema.maxItems} éléments au plus`);
   const pattern = schema.pattern ?? items?.pattern;
-  if (typeof pattern === 'string') out.push(`motif : ${pattern}`);
+  const said = typeof pattern === 'string' ? patternConstraint(pattern, schema.pattern !== undefined ? schema : (items ?? {})) : null;
+  if (said) out.push(said);
   if (schema.format) out.push(`format : ${String(schema.format)}`);
   if (schema.default !== undefined) out.push(`défaut : ${JSON.stringify(schema.default)}`);
   return out;

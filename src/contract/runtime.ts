@@ -30,7 +30,8 @@ export class Contract {
     this.operations = new Map(ops.operations.map((o) => [o.name, o]));
     this.tools = tools.tools;
     this.profiles = tools.profiles;
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    // verbose: a refusal's message reads the failing value and the schema holding the rule.
+    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
     addFormats(ajv);
     for (const op of ops.operations) {
       this.inputValidators.set(op.name, ajv.compile(op.inputSchema));

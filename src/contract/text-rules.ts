@@ -3,6 +3,17 @@
 // PostgreSQL refuses the NUL character in text, and an unpaired UTF-16 surrogate has no
 // UTF-8 form (each driver would replace it silently).
 
+/**
+ * The rule as the contract writes it into every text an operation accepts (the generator
+ * adds it): a whole pattern for a text without one, a lookahead put after the `^` of a
+ * pattern that admits any character. With the `u` flag a surrogate pair is one code point,
+ * outside the class: only an unpaired half matches.
+ */
+export const TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+export const TEXT_LOOKAHEAD = '(?![\\s\\S]*[\\u0000\\uD800-\\uDFFF])';
+/** A text that is not only spaces (the contract's pattern for names and titles). */
+export const NOT_BLANK_PATTERN = '^(?=[\\s\\S]*\\S)';
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first forbidden character of a text, described in French; null when the text is acceptable. */

@@ -182,8 +182,8 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
   return {
     'entreprises.get': async (args) => {
       if (!args.siren && !args.siret) throw new InvalidArgumentsError('Argument manquant : « siren » ou « siret » est obligatoire.');
-      if (args.siren && args.siret && !args.siret.startsWith(args.siren))
-        throw new InvalidArgumentsError(`L'argument « siret » (${args.siret}) n'appartient pas au SIREN ${args.siren}.`);
+      // A SIRET of another company is no establishment of this one: nothing to show, as for an unknown one.
+      if (args.siren && args.siret && !args.siret.startsWith(args.siren)) return { results: [], next_cursor: null, total_estimated: 0, _meta: META };
       const today = parisDay(now());
       const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
       const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? null) : null;

@@ -212,3 +212,44 @@ export function describeQuerySyntax(): string {
     `Au plus ${QUERY_LIMITS.alternatives} alternatives de ${QUERY_LIMITS.wordsPerAlternative} mots, ${QUERY_LIMITS.wordLength} caractères par mot.`
   );
 }
+
+/**
+ * The character classes the query pattern is written with, as `foldText` sees characters
+ * (computed over every code point; the tests compute them again): letters and digits a
+ * word keeps (`WORD_CHARS`, Latin-1's only: a subset), those and every other Latin letter
+ * (`WORD_CHARS_WIDE`: a superset), the ligatures that fold into two letters, and the
+ * combining accents a word carries without a letter of their own.
+ */
+export const PATTERN_CLASSES = {
+  word: '0-9A-Za-z\\u00C0-\\u00CF\\u00D1-\\u00D6\\u00D9-\\u00DD\\u00E0-\\u00EF\\u00F1-\\u00F6\\u00F9-\\u00FD\\u00FF',
+  wordWide: '0-9A-Za-z\\u00C0-\\u024F\\u1E00-\\u1EFF\\u212A\\u212B',
+  ligature: '\\u00C6\\u00E6\\u0152\\u0153\\u01E2\\u01E3\\u01FC\\u01FD',
+  accent: '\\u0300-\\u036F',
+  quote: '"\\u201C\\u201D\\u00AB\\u00BB\\u201E',
+  apostrophe: "'\\u2019\\u02BC",
+} as const;
+
+/**
+ * The query syntax's limits as one ECMA-262 pattern, for the contract: at least two
+ * characters other than spaces and commas, at least one word an elided article does not
+ * swallow, no word over `wordLength` letters (a ligature counting two), at most
+ * `alternatives` alternatives of `wordsPerAlternative` words, no comma inside quotes.
+ * Never looser than `parseQuery`: where a regular expression cannot follow the folding
+ * exactly (elisions, repeated words dropped, letters outside Latin-1 splitting words), it
+ * counts more words and longer words, so a text it accepts `parseQuery` accepts.
+ */
+export function queryPattern(): string {
+  const { word, wordWide, ligature, accent, quote, apostrophe } = PATTERN_CLASSES;
+  const unit = `[${wordWide}][${accent}]*`;
+  const half = Math.floor(QUERY_LIMITS.wordLength / 2) + 1;
+  const evenQuotes = `(?=(?:[^,${quote}]*[${quote}][^,${quote}]*[${quote}])*[^,${quote}]*(?:,|$))`;
+  const alternative = `[^${word}${accent},]*(?:[${word}${accent}]+(?:[^${word}${accent},]+|(?=,|$))){0,${QUERY_LIMITS.wordsPerAlternative}}`;
+  return (
+    '^' +
+    '(?=[\\s\\S]*?[^\\s,][\\s\\S]*?[^\\s,])' +
+    `(?=[\\s\\S]*?[${word}][${word}${accent}]*(?![${word}${accent}${apostrophe}]))` +
+    `(?![\\s\\S]*?(?:${unit}){${QUERY_LIMITS.wordLength + 1}})` +
+    `(?![\\s\\S]*?(?=(?:${unit}){${half}})(?:${unit}){0,${half - 1}}[${ligature}])` +
+    `(?:${evenQuotes}${alternative}(?:,|$)){1,${QUERY_LIMITS.alternatives}}$`
+  );
+}

@@ -134,7 +134,7 @@ describe('consultation files over HTTP', function () {
       expect(json.error.message).to.match(message);
     }
     expect((await read({ marche_id: 'inconnu-42', type: 'rc' })).status).to.equal(404);
-    expect((await read({ marche_id: notice })).json.error.message).to.match(/Donner « query »/);
+    expect((await read({ marche_id: notice })).json.error.message).to.match(/donner « query », ou « marche_id » et « type »/);
   });
 
   it('locates terms in a file and searches every file, with cursors', async () => {
