@@ -17,11 +17,14 @@ export class QuotaKeeper {
   /** The counters failed since they last worked: the failure was reported once already. */
   private failing = false;
 
-  /** `onFailure` hears of the first failure after a success (the log's error line), and `onRecovery` of the success after it. */
+  /**
+   * `onFailure` hears of the first failure after a success (the log's error line), and
+   * `onRecovery` of the success after it; `onRefusal` of each call or opening refused by a ceiling (the metrics).
+   */
   constructor(
     private readonly store: QuotaStore,
     private readonly now: () => Date,
-    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void } = {},
+    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void; onRefusal?: (ceiling: 'minute' | 'day' | 'files') => void } = {},
   ) {}
 
   /** A dependency failure is `quota_unavailable`: the call is neither counted nor run. */
@@ -50,6 +53,7 @@ export class QuotaKeeper {
     const verdict = await this.guarded(() => this.store.admitCall(caller.accountId, caller.limits, now));
     if (verdict.admitted) return;
     const seconds = Math.max(1, Math.ceil((verdict.retryAfterMs - now) / 1000));
+    this.report.onRefusal?.(verdict.ceiling === 'minute' ? 'minute' : 'day');
     if (verdict.ceiling === 'minute') {
       throw new QuotaExceededError(
         `Quota par minute atteint : ${verdict.limit} appels par minute glissante au plus. Attendre une minute et faire un appel à la fois ; un abonnement ne change rien à ce rythme.`,
@@ -71,6 +75,7 @@ export class QuotaKeeper {
     const verdict = await this.guarded(() => this.store.openFile(caller.accountId, fileKey, parisDay(now), caller.limits, now.getTime()));
     if (verdict.admitted) return { counted: verdict.counted };
     const seconds = Math.max(1, Math.ceil((nextParisMidnight(now).getTime() - now.getTime()) / 1000));
+    this.report.onRefusal?.('files');
     throw new QuotaExceededError(
       `Quota de consultation atteint : ${verdict.limit} dossiers distincts ouverts aujourd’hui au plus. Le compteur repart à minuit, heure de Paris ; un dossier déjà ouvert aujourd’hui se relit sans compter.`,
       seconds,
