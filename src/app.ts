@@ -65,7 +65,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const control = deps.control ?? db;
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
-  const metrics = deps.metrics ?? new ProcessMetrics();
+  const metrics = deps.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
   metrics.watchPool('operations', db);
   if (control !== db) metrics.watchPool('control', control);
   const quota = new QuotaKeeper(createQuotaStore(control), now, {

@@ -30,7 +30,7 @@ interface Message {
 /** A worker: the API only (the primary runs the background roles), until the primary or a signal says stop. */
 export async function runClusterWorker(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const metrics = new ProcessMetrics();
+  const metrics = new ProcessMetrics({ node: !!config.metricsToken });
   const shared = clusterWorkerMetrics(metrics);
   // Its idle connections stay open a second once told to stop: a client's next call on one is answered with Connection: close, not cut.
   const service = await startService({ ...config, roles: ['api'] }, { logger, migrate: false, metrics, readMetrics: shared.read, drainGraceMs: DRAIN_GRACE_MS });
@@ -103,7 +103,7 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
   const { db, dceStore, logger } = start;
   // A worker finishing its calls: the longest a call may last, and some margin.
   const graceMs = config.limits.operationTimeoutMs + config.limits.bodyTimeoutMs + 5000;
-  const metrics = new ProcessMetrics();
+  const metrics = new ProcessMetrics({ node: !!config.metricsToken });
   metrics.watchPool('background', db);
   const stopAnswering = answerClusterMetrics(metrics);
   /** The workers serving now; a retired or dead one leaves the set. */

@@ -168,7 +168,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
-  const metrics = options.metrics ?? new ProcessMetrics();
+  const metrics = options.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
   const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics });
   // While stopping, every answer says Connection: close, so that no client sends another
   // request on a connection about to close (a rolling restart loses no call that way).

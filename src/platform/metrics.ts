@@ -39,9 +39,13 @@ export class ProcessMetrics {
   private readonly poolFailures: Counter<'pool'>;
   private readonly pools = new Map<string, Database>();
 
-  constructor() {
+  /**
+   * `node`: Node's own metrics too (CPU, memory, event-loop delay). They sample the event
+   * loop on a timer, so only a process whose metrics are served turns them on.
+   */
+  constructor(options: { node?: boolean } = {}) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
+    if (options.node) collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
     this.calls = new Counter({
       name: `${METRIC_PREFIX}calls_total`,
       help: 'Appels par adresse (rest, /api/mcp…), opération (ou méthode MCP) et statut HTTP.',

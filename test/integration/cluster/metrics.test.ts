@@ -47,6 +47,8 @@ describe('metrics of one process', function () {
     for (const sent of ['xyz', 'toiture', free.token, free.account.email, free.account.userId, on.token]) expect(text, sent).to.not.include(sent);
     expect(text).to.match(/^batidata_state_read_ok 1$/m);
     expect(text).to.match(/^batidata_email_queue_messages 0$/m);
+    // Node's own, named as the operations guide's alerts use them.
+    expect(text).to.match(/^batidata_nodejs_eventloop_lag_p99_seconds \d/m);
   });
 
   it('SERVICE_ROLES: every role by default, an unknown role refused with its name', () => {

@@ -3,8 +3,13 @@
 // and accounts made through the data layer with a token from the real OAuth flow.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { createAccount, setOrganisationPlan } from '../../../src/auth/store/accounts.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { importFile } from '../../../src/import/run.js';
 import type { Plan } from '../../../src/access/caller.js';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { hashPassword } from '../../../src/platform/passwords.js';
@@ -150,5 +155,19 @@ export async function accountOn(
     return { userId: record.userId, organisation, token: accessToken, clientId, email, password };
   } finally {
     await db.destroy();
+  }
+}
+
+/** One company in a migrated database: `npm start` then skips the demo import (tens of seconds) before serving. */
+export async function seedOneCompany(db: Database): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'une-entreprise-'));
+  try {
+    writeFileSync(
+      join(dir, 'ul.csv'),
+      'siren,dateCreationUniteLegale,dateDernierTraitementUniteLegale,etatAdministratifUniteLegale,denominationUniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,nicSiegeUniteLegale\n732829320,2015-03-02,2026-01-10,A,Charpentes du Léon,5499,43.91B,00018\n',
+    );
+    await importFile(db, IMPORTERS['sirene-unites'] as never, join(dir, 'ul.csv'), { progress: () => ({ update: () => undefined, stop: () => undefined }) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,30 +1,10 @@
 // Roles apart (SERVICE_ROLES) on one database, as on several machines: two API processes (one with two workers) answer any call with each other's tokens, the robot runs once and only where its role is, and a process killed under load loses no acknowledged write while the other keeps answering.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { IMPORTERS } from '../../../src/domains/importers.js';
-import { importFile } from '../../../src/import/run.js';
 import { migrateLatest } from '../../../src/migrations/index.js';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { freshDatabase, type TestDatabaseUrl } from '../../helpers/service.js';
 import { restAt } from '../quota/quota-helpers.js';
-import { accountOn, callPids, freePort, startServiceProcess, type ServiceProcess } from './processes.js';
-
-/** One company: the start skips the demo import (its own test is in workers.test.ts). */
-async function seed(db: Database): Promise<void> {
-  await migrateLatest(db);
-  const dir = mkdtempSync(join(tmpdir(), 'roles-'));
-  try {
-    writeFileSync(
-      join(dir, 'ul.csv'),
-      'siren,dateCreationUniteLegale,dateDernierTraitementUniteLegale,etatAdministratifUniteLegale,denominationUniteLegale,categorieJuridiqueUniteLegale,activitePrincipaleUniteLegale,nicSiegeUniteLegale\n732829320,2015-03-02,2026-01-10,A,Charpentes du Léon,5499,43.91B,00018\n',
-    );
-    await importFile(db, IMPORTERS['sirene-unites'] as never, join(dir, 'ul.csv'), { progress: () => ({ update: () => undefined, stop: () => undefined }) });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { accountOn, callPids, freePort, seedOneCompany, startServiceProcess, type ServiceProcess } from './processes.js';
 
 describe('SERVICE_ROLES: API processes and background work apart, on one database', function () {
   this.timeout(300_000);
@@ -40,7 +20,8 @@ describe('SERVICE_ROLES: API processes and background work apart, on one databas
     database = freshDatabase();
     await database.prepare();
     db = openDatabase(database.databaseUrl);
-    await seed(db);
+    await migrateLatest(db);
+    await seedOneCompany(db);
     // Behind one load balancer: every process publishes the same address.
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { freshDatabase, startTestService, type TestDatabaseUrl, type TestService } from '../../helpers/service.js';
+import { seedOneCompany } from '../cluster/processes.js';
 import { accountInOwnOrganisation, burst, callLogCount, expectExactly, restAt, toolCall, type Answer } from './quota-helpers.js';
 
 const BURST = 50;
@@ -125,6 +126,8 @@ describe('quotas under concurrency', function () {
       database = freshDatabase();
       await database.prepare();
       svc = await startTestService({ database });
+      // The child's start imports the demo data into an empty database before it serves: one company skips that.
+      await seedOneCompany(svc.db);
       // PUBLIC_URL makes the child print the public address, not its own: give it a known port.
       const port = await freePort();
       const spawned = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
