@@ -49,6 +49,9 @@ import { createRestRouter, REST_PREFIX } from './rest/router.js';
 import type { Services } from './domains/context.js';
 import { systemResolver } from './domains/emails/dns-check.js';
 import { planLimits } from './domains/plan/store.js';
+import { createCallMetrics, metricsRoute } from './http/metrics.js';
+import { ProcessMetrics } from './platform/metrics.js';
+import { stateMetricsText } from './state-metrics.js';
 
 /** Calls that may wait for a database connection before the next is refused (the operations' pool has 10). */
 const POOL_QUEUE_LIMIT = 10;
@@ -62,6 +65,10 @@ export interface AppDeps {
   now?: () => Date;
   /** Replaces handlers of the registry (tests of the call path only). */
   wrapRegistry?: (registry: Registry) => Registry;
+  /** This process' metrics (a new set when absent). */
+  metrics?: ProcessMetrics;
+  /** The text of the process metrics `/metrics` serves: the machine's workers summed, in a cluster; this process' alone otherwise. */
+  readMetrics?: () => Promise<string>;
 }
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
@@ -69,10 +76,14 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const control = deps.control ?? db;
   const now = deps.now ?? (() => new Date());
   const contract = Contract.load();
+  const metrics = deps.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
+  metrics.watchPool('operations', db);
+  if (control !== db) metrics.watchPool('control', control);
   const quota = new QuotaKeeper(createQuotaStore(control), now, {
     onFailure: (err) => logger.error({ err: errorSummary(err) }, 'quotas : comptage impossible, appels refusés (503 quota_unavailable)'),
     onRecovery: () => logger.info('quotas : comptage rétabli'),
     subscribedRates: async () => (await planLimits(control)).find((l) => l.plan === 'subscribed') ?? null,
+    onRefusal: (ceiling) => metrics.quotaRefused(ceiling),
   });
   const cursorKey = await secret(db, 'search-cursor', () => randomBytes(32).toString('base64url'));
   const dceLinkKey = await secret(db, 'dce-links', () => randomBytes(32).toString('base64url'));
@@ -115,6 +126,11 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   // Every address but the API's (MCP and REST below, with their own routing from the
   // contract). Exact paths: case and trailing slash count; a GET route answers HEAD too.
   const routes = new Router({ sensitive: true, strict: true });
+  // Metrics: only with METRICS_TOKEN; without it the address does not exist (404 below).
+  if (config.metricsToken) {
+    const readProcessMetrics = deps.readMetrics ?? (() => metrics.registry.metrics());
+    routes.get('/metrics', metricsRoute(config.metricsToken, async () => `${await readProcessMetrics()}\n${await stateMetricsText(db, config.sync, logger, now())}`, logger));
+  }
   // RFC 9728: the canonical resource's metadata at the root and in path form, each restricted address's in path form.
   for (const { path, address } of metadataRoutes()) routes.get(path, protectedResourceMetadata(auth, address));
   routes
@@ -226,6 +242,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.silent = true;
   app.on('error', (err: Error) => logger.error({ err: errorSummary(err) }, 'erreur HTTP'));
   app.use(createAccessLog(logger));
+  app.use(createCallMetrics(metrics));
   app.use(closeAfterUnreadBody());
   app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
   app.use(routes.routes());

@@ -1,4 +1,5 @@
 // Configuration from the environment (DESIGN.md's table), read once at start.
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ClientMetadataTestTrust } from './auth/client-metadata-documents.js';
 import type { DnsResolver } from './domains/emails/dns-check.js';
@@ -54,8 +55,37 @@ export interface Config {
     /** Tests only (never read from the environment): shorter HTTP timeouts and pauses. */
     timing?: Partial<HttpTiming>;
   };
+  /**
+   * `WORKERS`: processes serving the API on one port (default: the machine's cores). One
+   * process runs everything itself; past one, a primary process does the start's one-time
+   * work, forks the API workers and runs the background roles itself.
+   */
+  workers: number;
+  /** `SERVICE_ROLES`: what this process (or this machine's primary and workers) runs; every role by default. */
+  roles: readonly ServiceRole[];
+  /** `METRICS_TOKEN`: the bearer token `/metrics` asks for; without it `/metrics` answers 404. */
+  metricsToken: string | undefined;
   /** Spec limits; lowered only by tests to exercise them quickly. */
   limits: { bodyBytes: number; bodyTimeoutMs: number; operationTimeoutMs: number; headersTimeoutMs: number };
+}
+
+/**
+ * What a process runs: the API (HTTP workers), the alert robot, the synchronisation, the
+ * e-mail delivery, the sweeps of expired rows. Every background role holds across processes
+ * through the database (leases, conditional claims), so running one on several machines is
+ * safe, but once per machine is enough.
+ */
+export const SERVICE_ROLES = ['api', 'robot', 'sync', 'email', 'sweep'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+/** `SERVICE_ROLES`: a comma-separated list of roles; an unknown name or an empty list is refused at start. */
+export function serviceRoles(value: string | undefined): ServiceRole[] {
+  if (value === undefined || value.trim() === '') return [...SERVICE_ROLES];
+  const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => !(SERVICE_ROLES as readonly string[]).includes(name));
+  if (unknown.length) throw new Error(`SERVICE_ROLES : rôle inconnu ${unknown.join(', ')} (rôles : ${SERVICE_ROLES.join(', ')})`);
+  if (!names.length) throw new Error(`SERVICE_ROLES : aucun rôle (rôles : ${SERVICE_ROLES.join(', ')})`);
+  return SERVICE_ROLES.filter((role) => names.includes(role));
 }
 
 export interface LegalSettings {
@@ -177,6 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legal: legalSettings(env, mailFrom(env.MAIL_FROM)),
     mailTiming: { ...DEFAULT_MAIL_TIMING },
     sync: syncConfig(env),
+    workers: positiveInteger(env.WORKERS, availableParallelism(), 'WORKERS'),
+    roles: serviceRoles(env.SERVICE_ROLES),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     limits: { ...DEFAULT_LIMITS },
   };
 }

@@ -40,7 +40,8 @@ export function errorSummary(err: unknown): { type: string; code?: string; messa
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = {
     level,
-    base: { service: 'batidata-api' },
+    // The process id tells the workers of a machine apart (WORKERS ≥ 2).
+    base: { service: 'batidata-api', pid: process.pid },
     redact: { paths: ['req.headers.authorization', '*.password', '*.token', 'authorization'], remove: true },
     formatters: { log: boundedRecord },
   };

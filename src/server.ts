@@ -1,8 +1,11 @@
-// Starts and stops the service: migrations, HTTP listener, graceful shutdown on a signal.
-import { createServer, type Server } from 'node:http';
+// Starts and stops the service: migrations, HTTP listener, the background roles (robot,
+// synchronisation, e-mail delivery, sweeps), graceful shutdown on a signal. One process runs
+// them all (WORKERS=1); past one worker, cluster.ts shares them out.
+import cluster from 'node:cluster';
+import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
-import type { Config } from './config.js';
+import type { Config, ServiceRole } from './config.js';
 import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer.js';
 import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
@@ -16,6 +19,8 @@ import { startRobotScheduler, type RobotScheduler } from './domains/robot/schedu
 import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
 import { CONNECTORS } from './domains/connectors.js';
 import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
+import { ProcessMetrics } from './platform/metrics.js';
+import { runClusterPrimary, runClusterWorker } from './cluster.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -25,6 +30,10 @@ import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
  */
 function serviceDatabase(operationTimeoutMs: number) {
   return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 10, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000) };
+}
+/** A process of background work alone (a cluster's primary, SERVICE_ROLES without api): a few connections. */
+export function backgroundDatabase(operationTimeoutMs: number) {
+  return { ...serviceDatabase(operationTimeoutMs), poolSize: 4 };
 }
 /** Authentication and quota admission on PostgreSQL: short statements, 4 connections of their own. */
 const CONTROL_DATABASE = { poolSize: 4, acquireTimeoutMs: 3000, statementTimeoutMs: 10_000 };
@@ -46,15 +55,94 @@ export interface RunningService {
 /** How often expired sign-in and OAuth rows are swept. */
 const EXPIRED_ROWS_SWEEP_MS = 60 * 60 * 1000;
 
-export async function startService(
+export interface StartOptions {
+  searchPath?: string;
+  logger?: Logger;
+  wrapRegistry?: AppDeps['wrapRegistry'];
+  /** This process' metrics; `readMetrics`: what /metrics serves of them (a cluster worker: the machine's). */
+  metrics?: ProcessMetrics;
+  readMetrics?: () => Promise<string>;
+  /** false: the migrations already ran (a cluster's primary ran them before forking). */
+  migrate?: boolean;
+  /**
+   * On stop, how long idle keep-alive connections stay open before they are closed: a client
+   * that sends its next call on one meanwhile is answered (with Connection: close) rather
+   * than cut (a cluster worker's rolling restart). 0 by default: closed at once.
+   */
+  drainGraceMs?: number;
+}
+
+/** The background roles of a process: each runs when its role is in SERVICE_ROLES and its own setting allows it. */
+export interface BackgroundWork {
+  robot: RobotScheduler | null;
+  mailer: DeliveryWorker | null;
+  sync: SyncScheduler | null;
+  sweep: PeriodicTask | null;
+  /** The roles actually running (for the start's log line). */
+  running: string[];
+  stop: () => Promise<void>;
+}
+
+export function startBackground(
   config: Config,
-  options: { searchPath?: string; logger?: Logger; wrapRegistry?: AppDeps['wrapRegistry'] } = {},
-): Promise<RunningService> {
+  deps: { db: Database; control: Database; url: string; logger: Logger; dceStore: ObjectStore; searchPath?: string; metrics?: ProcessMetrics },
+): BackgroundWork {
+  const { db, control, url, logger } = deps;
+  const has = (role: ServiceRole) => config.roles.includes(role);
+  // The alert robot: a connection of its own, so that its reads never queue the calls behind
+  // them on the service's single SQLite connection; it waits for locks off the loop as the service does.
+  const robotDb = has('robot') && config.robot ? openDatabase(config.databaseUrl, { searchPath: deps.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
+  if (robotDb) deps.metrics?.watchPool('robot', robotDb);
+  const robot: RobotScheduler | null = robotDb ? startRobotScheduler({ db: robotDb, publicUrl: url, now: () => new Date() }, logger) : null;
+  // E-mail delivery: only with an SMTP server (without one, sends stay in the outbox). Its
+  // queries are short: the service's connection serves them.
+  const mailer: DeliveryWorker | null =
+    has('email') && config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: deps.dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
+  // The synchronisation: a connection of its own (its page writes never queue the calls), as the robot's.
+  const syncDb = has('sync') && config.sync.enabled ? openDatabase(config.databaseUrl, { searchPath: deps.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
+  if (syncDb) deps.metrics?.watchPool('sync', syncDb);
+  const sync: SyncScheduler | null = syncDb ? startSyncScheduler({ db: syncDb, connectors: CONNECTORS, plan: config.sync, logger, deps: { leaseMs: config.sync.leaseMs, timing: config.sync.timing } }) : null;
+  // Expired sign-in and OAuth rows: every hour, the first a minute after the start (its own work done).
+  const sweep: PeriodicTask | null =
+    has('sweep') && config.expiredRowsSweep
+      ? startPeriodicTask({
+          firstAfterMs: 60_000,
+          everyMs: EXPIRED_ROWS_SWEEP_MS,
+          run: async () => {
+            const purged = await retryWhileBusy(() => purgeExpiredAuthRows(control, new Date()), 60_000);
+            if (Object.values(purged).some((n) => n > 0)) logger.info({ purged }, 'lignes expirées purgées');
+            // Organisations whose last member left more than the grace period ago, with their workspace.
+            const organisations = await retryWhileBusy(() => deleteDueOrganisations(db, new Date()), 60_000);
+            if (organisations) logger.info({ organisations }, 'organisations sans membre supprimées');
+          },
+          onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge des lignes expirées : reprise à la prochaine heure'),
+        })
+      : null;
+  const running = [robot && 'robot', sync && 'sync', mailer && 'email', sweep && 'sweep'].filter((r): r is string => !!r);
+  return {
+    robot,
+    mailer,
+    sync,
+    sweep,
+    running,
+    stop: async () => {
+      await sweep?.stop();
+      await robot?.stop();
+      await mailer?.stop();
+      await sync?.stop();
+      await syncDb?.destroy();
+      await robotDb?.destroy();
+    },
+  };
+}
+
+/** The API in this process (and the background roles its configuration gives it). */
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs) });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   // Another process may hold the lock a while (an import): the migrations wait for it, off the loop.
-  await retryWhileBusy(() => migrateLatest(db), 60_000);
+  if (options.migrate !== false) await retryWhileBusy(() => migrateLatest(db), 60_000);
   // Bulkhead: on PostgreSQL, tokens, accounts and quota admissions have connections of their
   // own, so that operations waiting on a slow or locked table never starve them.
   const control = kindOf(db) === 'postgres' ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...CONTROL_DATABASE }) : db;
@@ -80,85 +168,119 @@ export async function startService(
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
-  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry });
+  const metrics = options.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics });
+  // While stopping, every answer says Connection: close, so that no client sends another
+  // request on a connection about to close (a rolling restart loses no call that way).
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   server.on('request', app.callback());
-  // The alert robot: a connection of its own, so that its reads never queue the calls behind
-  // them on the service's single SQLite connection; it waits for locks off the loop as the service does.
-  const robotDb = config.robot ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
-  const robot: RobotScheduler | null = robotDb ? startRobotScheduler({ db: robotDb, publicUrl: url, now: () => new Date() }, logger) : null;
-  // E-mail delivery: only with an SMTP server (without one, sends stay in the outbox). Its
-  // queries are short: the service's connection serves them.
   const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
-  const mailer: DeliveryWorker | null = config.smtpUrl ? startDeliveryWorker({ db, smtpUrl: config.smtpUrl, store: dceStore, timing: config.mailTiming, now: () => new Date(), logger }) : null;
-  // The synchronisation: a connection of its own (its page writes never queue the calls), as the robot's.
-  const syncDb = config.sync.enabled ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 2 }) : null;
-  const sync: SyncScheduler | null = syncDb ? startSyncScheduler({ db: syncDb, connectors: CONNECTORS, plan: config.sync, logger, deps: { leaseMs: config.sync.leaseMs, timing: config.sync.timing } }) : null;
-  // Expired sign-in and OAuth rows: every hour, the first a minute after the start (its own work done).
-  const sweep: PeriodicTask | null = config.expiredRowsSweep
-    ? startPeriodicTask({
-        firstAfterMs: 60_000,
-        everyMs: EXPIRED_ROWS_SWEEP_MS,
-        run: async () => {
-          const purged = await retryWhileBusy(() => purgeExpiredAuthRows(control, new Date()), 60_000);
-          if (Object.values(purged).some((n) => n > 0)) logger.info({ purged }, 'lignes expirées purgées');
-          // Organisations whose last member left more than the grace period ago, with their workspace.
-          const organisations = await retryWhileBusy(() => deleteDueOrganisations(db, new Date()), 60_000);
-          if (organisations) logger.info({ organisations }, 'organisations sans membre supprimées');
-        },
-        onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge des lignes expirées : reprise à la prochaine heure'),
-      })
-    : null;
+  const background = startBackground(config, { db, control, url, logger, dceStore, searchPath: options.searchPath, metrics });
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Connections that finish their call become idle and are closed at once, rather than
     // after the keep-alive delay.
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     stopping ??= new Promise<void>((resolve) => {
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      let sweep: NodeJS.Timeout | undefined;
       server.close(() => {
         clearInterval(sweep);
+        clearTimeout(grace);
         resolve();
       });
-      server.closeIdleConnections();
+      const closeIdle = () => {
+        sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.closeIdleConnections();
+      };
+      const grace = options.drainGraceMs ? setTimeout(closeIdle, options.drainGraceMs) : undefined;
+      if (!grace) closeIdle();
     })
-      .then(() => sweep?.stop())
-      .then(() => robot?.stop())
-      .then(() => mailer?.stop())
-      .then(() => sync?.stop())
-      .then(() => syncDb?.destroy())
-      .then(() => robotDb?.destroy())
+      .then(() => background.stop())
       .then(() => checkpointer?.stop())
       .then(() => (control === db ? undefined : control.destroy()))
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore, logger, url, mailer, sync, stop };
+  return { server, db, dceStore, logger, url, mailer: background.mailer, sync: background.sync, stop };
 }
 
 /**
- * Runs the service until SIGTERM or SIGINT, then lets the calls in flight finish and exits.
- * `afterStart` runs once the service listens (npm start: the demo data on first start).
+ * The migrations at a start: another process may hold SQLite's lock a while (an import), or
+ * Knex's migration lock (another machine starting at the same time): both are waited out.
  */
-export async function runService(config: Config, afterStart?: (service: RunningService) => Promise<void>): Promise<void> {
-  const service = await startService(config);
-  service.logger.info({ url: service.url }, 'service démarré');
-  console.log(`Service à l'écoute : ${service.url}`);
-  await afterStart?.(service);
+async function migrateAtStart(db: Database): Promise<void> {
+  for (let waited = 0; ; waited += 500) {
+    try {
+      return await retryWhileBusy(() => migrateLatest(db), 60_000);
+    } catch (err) {
+      if ((err as Error).name !== 'MigrationLocked' || waited >= 120_000) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** The start's one-time work (npm start: the demo data on first start), given the migrated database. */
+export type PrepareStart = (work: { db: Database; dceStore: ObjectStore; logger: Logger }) => Promise<void>;
+
+/** Stops `stop` on SIGTERM or SIGINT (once), then exits 0, or 1 when stopping failed. */
+export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      service.logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
-      service.stop().then(
+      logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
+      stop().then(
         () => {
-          service.logger.info('service arrêté');
+          logger.info('service arrêté');
           process.exit(0);
         },
         (err: Error) => {
-          service.logger.error({ err: err.message }, 'arrêt en échec');
+          logger.error({ err: err.message }, 'arrêt en échec');
           process.exit(1);
         },
       );
     });
   }
+}
+
+/**
+ * Runs the service until SIGTERM or SIGINT, then lets the calls in flight finish and exits.
+ * The migrations and `prepare` run once, before any process serves. Then, by WORKERS and
+ * SERVICE_ROLES: one process serving the API with every background role (WORKERS=1); a
+ * primary forking WORKERS API processes on one port and running the background roles itself;
+ * or, without the api role, the background roles alone.
+ */
+export async function runService(config: Config, prepare?: PrepareStart): Promise<void> {
+  if (cluster.isWorker) return runClusterWorker(config);
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databaseUrl, backgroundDatabase(config.limits.operationTimeoutMs));
+  await migrateAtStart(db);
+  const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
+  await prepare?.({ db, dceStore, logger });
+  if (!config.roles.includes('api')) {
+    const background = startBackground(config, { db, control: db, url: config.publicUrl, logger, dceStore });
+    logger.info({ roles: background.running }, 'travail de fond démarré');
+    console.log(`Travail de fond démarré : ${background.running.join(', ') || 'aucun rôle actif'}`);
+    exitOnSignal(logger, async () => {
+      await background.stop();
+      await db.destroy();
+    });
+    process.on('SIGHUP', () => logger.info('SIGHUP : aucun processus d’API à remplacer ici'));
+    return;
+  }
+  if (config.workers > 1) return runClusterPrimary(config, { db, dceStore, logger });
+  await db.destroy();
+  const service = await startService(config, { logger, migrate: false });
+  service.logger.info({ url: service.url }, 'service démarré');
+  console.log(`Service à l'écoute : ${service.url}`);
+  exitOnSignal(service.logger, service.stop);
+  process.on('SIGHUP', () => service.logger.info('SIGHUP : un seul processus (WORKERS=1), rien à remplacer ; un redémarrage progressif demande WORKERS=2 ou plus'));
 }

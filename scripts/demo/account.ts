@@ -9,6 +9,12 @@ export const DEMO_EMAIL = 'demo@exemple.fr';
 export async function createDemoAccountIfEmpty(db: Database, now: Date): Promise<{ email: string; password: string } | null> {
   if ((await countUsers(db)) > 0) return null;
   const password = randomBytes(9).toString('base64url');
-  await createAccount(db, { email: DEMO_EMAIL, passwordHash: await hashPassword(password), organisation: 'Démo BTP', role: 'admin', plan: 'subscribed' }, now);
+  try {
+    await createAccount(db, { email: DEMO_EMAIL, passwordHash: await hashPassword(password), organisation: 'Démo BTP', role: 'admin', plan: 'subscribed' }, now);
+  } catch (err) {
+    // Several processes started at once on an empty database (SERVICE_ROLES apart): one created it.
+    if ((await countUsers(db)) > 0) return null;
+    throw err;
+  }
   return { email: DEMO_EMAIL, password };
 }

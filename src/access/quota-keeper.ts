@@ -47,12 +47,17 @@ export class QuotaKeeper {
   /**
    * `onFailure` hears of the first failure after a success (the log's error line), and
    * `onRecovery` of the success after it; `subscribedRates` gives the rates a free account's
-   * refusal names (read on a refusal only).
+   * refusal names (read on a refusal only); `onRefusal` hears of each call or opening refused by a ceiling (the metrics).
    */
   constructor(
     private readonly store: QuotaStore,
     private readonly now: () => Date,
-    private readonly report: { onFailure?: (err: unknown) => void; onRecovery?: () => void; subscribedRates?: SubscribedRates } = {},
+    private readonly report: {
+      onFailure?: (err: unknown) => void;
+      onRecovery?: () => void;
+      subscribedRates?: SubscribedRates;
+      onRefusal?: (ceiling: 'minute' | 'day' | 'files') => void;
+    } = {},
   ) {}
 
   /** The subscribed plan's rates for a free caller's refusal; a failed read leaves the refusal without them. */
@@ -91,6 +96,7 @@ export class QuotaKeeper {
     const verdict = await this.guarded(() => this.store.admitCall(caller.accountId, caller.limits, now));
     if (verdict.admitted) return;
     const wait = Math.max(1, Math.ceil((verdict.retryAfterMs - now) / 1000));
+    this.report.onRefusal?.(verdict.ceiling === 'minute' ? 'minute' : 'day');
     const rates = await this.subscribedRates(caller);
     if (verdict.ceiling === 'minute') throw new QuotaExceededError(minuteRefusal(verdict.limit, wait, caller.plan, rates?.callsPerMinute ?? null), wait);
     throw new QuotaExceededError(dayRefusal(verdict.limit, wait, caller.plan, rates?.callsPerDay ?? null), wait);
@@ -105,6 +111,7 @@ export class QuotaKeeper {
     const verdict = await this.guarded(() => this.store.openFile(caller.accountId, fileKey, parisDay(now), caller.limits, now.getTime()));
     if (verdict.admitted) return { counted: verdict.counted };
     const seconds = Math.max(1, Math.ceil((nextParisMidnight(now).getTime() - now.getTime()) / 1000));
+    this.report.onRefusal?.('files');
     throw new QuotaExceededError(
       `Quota de consultation atteint : ${verdict.limit} dossiers distincts ouverts aujourd’hui au plus. Le compteur repart à minuit, heure de Paris ; un dossier déjà ouvert aujourd’hui se relit sans compter.`,
       seconds,

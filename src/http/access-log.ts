@@ -27,6 +27,11 @@ export function noteCall(ctx: Context, note: CallNote): void {
   notes.set(ctx, known);
 }
 
+/** What the transports noted of this request (the metrics read it too). */
+export function callNoteOf(ctx: Context): Readonly<CallNote> | undefined {
+  return notes.get(ctx);
+}
+
 export function createAccessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();

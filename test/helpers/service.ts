@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { DEFAULT_LIMITS, DEFAULT_MAIL_TIMING, loadConfig, type Config } from '../../src/config.js';
+import { DEFAULT_LIMITS, DEFAULT_MAIL_TIMING, SERVICE_ROLES, loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { hashPassword } from '../../src/platform/passwords.js';
@@ -139,6 +139,10 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
       resolveTxt: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
       resolveCname: async () => Promise.reject(Object.assign(new Error('absent'), { code: 'ENOTFOUND' })),
     },
+    // One process, every role (each background role still off by its own setting above).
+    workers: 1,
+    roles: [...SERVICE_ROLES],
+    metricsToken: undefined,
     limits: { ...DEFAULT_LIMITS, ...overrides },
   };
 }

@@ -281,3 +281,14 @@ export async function settleEmail(
     });
   return changed > 0;
 }
+
+/** The delivery queue as an operator watches it (the metrics): messages waiting, those due now, and the oldest due one's wait. */
+export async function emailQueue(db: Database, now: Date): Promise<{ waiting: number; due: number; oldestDueSeconds: number }> {
+  const at = now.toISOString();
+  const row = (await db('email_messages')
+    .where('state', 'en_attente')
+    .select(db.raw('count(*) as waiting'), db.raw('sum(case when next_attempt_at <= ? then 1 else 0 end) as due', [at]), db.raw('min(next_attempt_at) as oldest'))
+    .first()) as { waiting: number | string; due: number | string | null; oldest: string | null } | undefined;
+  const oldest = row?.oldest && row.oldest <= at ? (now.getTime() - new Date(row.oldest).getTime()) / 1000 : 0;
+  return { waiting: Number(row?.waiting ?? 0), due: Number(row?.due ?? 0), oldestDueSeconds: oldest };
+}

@@ -68,8 +68,9 @@ async function startServiceProcess(databaseUrl: string): Promise<{ child: ChildP
 }
 
 describe('first start', function () {
-  // The small demo set is written and imported by the real importers: tens of seconds on a loaded 2-core machine.
-  this.timeout(120000);
+  // The small demo set is written and imported by the real importers, then the API workers
+  // start (WORKERS: the cores): tens of seconds on a loaded 2-core machine.
+  this.timeout(240000);
 
   it('on an empty database imports the demo data and creates the demo account', async () => {
     const database = freshDatabase();
@@ -88,7 +89,8 @@ describe('first start', function () {
 });
 
 describe('graceful shutdown', function () {
-  this.timeout(30000);
+  // The primary and its workers (WORKERS: the cores) start in turn.
+  this.timeout(90000);
 
   it('on SIGTERM finishes the call in flight, then exits 0', async () => {
     const database = freshDatabase();

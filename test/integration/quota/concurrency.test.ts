@@ -4,32 +4,10 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { freshDatabase, startTestService, type TestDatabaseUrl, type TestService } from '../../helpers/service.js';
-import { accountInOwnOrganisation, callLogCount, restAt, toolCall, type Answer } from './quota-helpers.js';
+import { seedOneCompany } from '../cluster/processes.js';
+import { accountInOwnOrganisation, burst, callLogCount, expectExactly, restAt, toolCall, type Answer } from './quota-helpers.js';
 
 const BURST = 50;
-
-/** The verdicts of a burst: each answer is admitted, refused by a quota, or something else (a failure of the test). */
-function tally(answers: Answer[]): { admitted: number; refused: number; other: string[] } {
-  const out = { admitted: 0, refused: 0, other: [] as string[] };
-  for (const a of answers) {
-    const isRest = a.json && typeof a.json === 'object' && !('jsonrpc' in a.json);
-    if (isRest && a.status === 200) out.admitted += 1;
-    else if (isRest && a.status === 429 && a.json.error?.code === 'quota_exceeded') out.refused += 1;
-    else if (!isRest && a.status === 200 && a.json.result && !a.json.result.isError) out.admitted += 1;
-    else if (!isRest && a.status === 200 && a.json.error?.code === -32004 && a.headers.get('retry-after')) out.refused += 1;
-    else out.other.push(`${a.status} ${JSON.stringify(a.json).slice(0, 200)}`);
-  }
-  return out;
-}
-
-function expectExactly(answers: Answer[], admitted: number): void {
-  const t = tally(answers);
-  expect(t.other, 'réponses ni admises ni refusées par quota').to.deep.equal([]);
-  expect(t.admitted, 'appels admis').to.equal(admitted);
-  expect(t.refused, 'appels refusés').to.equal(answers.length - admitted);
-}
-
-const burst = (make: (i: number) => Promise<Answer>, n = BURST) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -148,10 +126,13 @@ describe('quotas under concurrency', function () {
       database = freshDatabase();
       await database.prepare();
       svc = await startTestService({ database });
+      // The child's start imports the demo data into an empty database before it serves: one company skips that.
+      await seedOneCompany(svc.db);
       // PUBLIC_URL makes the child print the public address, not its own: give it a known port.
       const port = await freePort();
       const spawned = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
-        env: { ...process.env, PORT: String(port), DATABASE_URL: database.databaseUrl, PUBLIC_URL: svc.url, LOG_LEVEL: 'silent' },
+        // Two API workers behind the child's port: admissions are exact across three processes.
+        env: { ...process.env, PORT: String(port), DATABASE_URL: database.databaseUrl, PUBLIC_URL: svc.url, LOG_LEVEL: 'silent', WORKERS: '2' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       child = spawned;

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { setOrganisationPlan, type PlanChanges } from '../../../src/auth/store/accounts.js';
 import type { Plan } from '../../../src/access/caller.js';
+import { expect } from 'chai';
 import { kindOf, type Database } from '../../../src/platform/db/database.js';
 import type { TestAccount, TestService } from '../../helpers/service.js';
 
@@ -95,3 +96,26 @@ export function nextDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
 }
+
+/** The verdicts of a burst: each answer is admitted, refused by a quota, or something else (a failure of the test). */
+export function tally(answers: Answer[]): { admitted: number; refused: number; other: string[] } {
+  const out = { admitted: 0, refused: 0, other: [] as string[] };
+  for (const a of answers) {
+    const isRest = a.json && typeof a.json === 'object' && !('jsonrpc' in a.json);
+    if (isRest && a.status === 200) out.admitted += 1;
+    else if (isRest && a.status === 429 && a.json.error?.code === 'quota_exceeded') out.refused += 1;
+    else if (!isRest && a.status === 200 && a.json.result && !a.json.result.isError) out.admitted += 1;
+    else if (!isRest && a.status === 200 && a.json.error?.code === -32004 && a.headers.get('retry-after')) out.refused += 1;
+    else out.other.push(`${a.status} ${JSON.stringify(a.json).slice(0, 200)}`);
+  }
+  return out;
+}
+
+export function expectExactly(answers: Answer[], admitted: number): void {
+  const t = tally(answers);
+  expect(t.other, 'réponses ni admises ni refusées par quota').to.deep.equal([]);
+  expect(t.admitted, 'appels admis').to.equal(admitted);
+  expect(t.refused, 'appels refusés').to.equal(answers.length - admitted);
+}
+
+export const burst = (make: (i: number) => Promise<Answer>, n = 50) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
