@@ -2,7 +2,7 @@
 // (written in the real open-data formats, imported by the real importers) and a demo account.
 // This one-time work runs once, before any API process serves (WORKERS: see server.ts).
 import { loadConfig } from '../src/config.js';
-import { runService } from '../src/server.js';
+import { runService } from '../src/run-service.js';
 import { createDemoAccountIfEmpty } from './demo/account.js';
 import { importDemoDataIfEmpty } from './demo/first-start.js';
 

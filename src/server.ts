@@ -1,7 +1,6 @@
 // Starts and stops the service: migrations, HTTP listener, the background roles (robot,
 // synchronisation, e-mail delivery, sweeps), graceful shutdown on a signal. One process runs
 // them all (WORKERS=1); past one worker, cluster.ts shares them out.
-import cluster from 'node:cluster';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
@@ -20,7 +19,6 @@ import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/deliv
 import { CONNECTORS } from './domains/connectors.js';
 import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
 import { ProcessMetrics } from './platform/metrics.js';
-import { runClusterPrimary, runClusterWorker } from './cluster.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -215,7 +213,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
  * The migrations at a start: another process may hold SQLite's lock a while (an import), or
  * Knex's migration lock (another machine starting at the same time): both are waited out.
  */
-async function migrateAtStart(db: Database): Promise<void> {
+export async function migrateAtStart(db: Database): Promise<void> {
   for (let waited = 0; ; waited += 500) {
     try {
       return await retryWhileBusy(() => migrateLatest(db), 60_000);
@@ -249,38 +247,4 @@ export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
       );
     });
   }
-}
-
-/**
- * Runs the service until SIGTERM or SIGINT, then lets the calls in flight finish and exits.
- * The migrations and `prepare` run once, before any process serves. Then, by WORKERS and
- * SERVICE_ROLES: one process serving the API with every background role (WORKERS=1); a
- * primary forking WORKERS API processes on one port and running the background roles itself;
- * or, without the api role, the background roles alone.
- */
-export async function runService(config: Config, prepare?: PrepareStart): Promise<void> {
-  if (cluster.isWorker) return runClusterWorker(config);
-  const logger = createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl, backgroundDatabase(config.limits.operationTimeoutMs));
-  await migrateAtStart(db);
-  const dceStore = openObjectStore(config.dceStoreUrl, config.dceStoreDir);
-  await prepare?.({ db, dceStore, logger });
-  if (!config.roles.includes('api')) {
-    const background = startBackground(config, { db, control: db, url: config.publicUrl, logger, dceStore });
-    logger.info({ roles: background.running }, 'travail de fond démarré');
-    console.log(`Travail de fond démarré : ${background.running.join(', ') || 'aucun rôle actif'}`);
-    exitOnSignal(logger, async () => {
-      await background.stop();
-      await db.destroy();
-    });
-    process.on('SIGHUP', () => logger.info('SIGHUP : aucun processus d’API à remplacer ici'));
-    return;
-  }
-  if (config.workers > 1) return runClusterPrimary(config, { db, dceStore, logger });
-  await db.destroy();
-  const service = await startService(config, { logger, migrate: false });
-  service.logger.info({ url: service.url }, 'service démarré');
-  console.log(`Service à l'écoute : ${service.url}`);
-  exitOnSignal(service.logger, service.stop);
-  process.on('SIGHUP', () => service.logger.info('SIGHUP : un seul processus (WORKERS=1), rien à remplacer ; un redémarrage progressif demande WORKERS=2 ou plus'));
 }
