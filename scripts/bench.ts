@@ -23,20 +23,27 @@ import { benchRobot } from './bench/robot.js';
 import { benchSync } from './bench/sync.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
+import { fail, parseCommandLine } from './lib/cli.js';
 import { obtainToken } from './lib/native-flow.js';
 
-const args = process.argv.slice(2).filter((a) => a !== '--');
-const unknown = args.filter((a) => a !== '--large' && a !== '--no-large' && a !== '--only=large');
-if (unknown.length) {
-  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large, --only=large).`);
-  process.exit(2);
-}
-const onlyLarge = args.includes('--only=large');
-if (onlyLarge && args.includes('--no-large')) {
-  console.error('Erreur : --only=large et --no-large sont incompatibles.');
-  process.exit(2);
-}
-const large = onlyLarge || (args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0');
+const { values } = parseCommandLine({
+  command: 'npm run bench',
+  options: { large: { type: 'boolean' }, 'no-large': { type: 'boolean' }, only: { type: 'string' } },
+  help: `Banc d'essai : mesure et affiche les chiffres du service (jamais vérifiés par les tests), chacun à côté
+de son objectif.
+
+  npm run bench -- [--no-large | --large | --only=large]
+
+  --no-large     sans la partie sur le grand jeu de données (ou BENCH_LARGE=0)
+  --large        avec elle (par défaut)
+  --only=large   cette partie seule
+
+BENCH_DATA_DIR=DOSSIER réutilise (ou garde) le grand jeu de données généré.`,
+});
+if (values.only !== undefined && values.only !== 'large') fail(`--only n'accepte que large (reçu : ${String(values.only).slice(0, 50)}).`);
+const onlyLarge = values.only === 'large';
+if (onlyLarge && values['no-large']) fail('--only=large et --no-large sont incompatibles.');
+const large = onlyLarge || (values['no-large'] ? false : values.large ? true : process.env.BENCH_LARGE !== '0');
 
 async function admittedCall(): Promise<void> {
   const { databaseUrl, remove } = await benchDatabase('bench-');

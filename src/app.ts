@@ -28,7 +28,8 @@ import { createAccessLog, noteCall } from './http/access-log.js';
 import { callDeadline } from './http/deadline.js';
 import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
-import { healthCheck } from './http/health.js';
+import { createReadiness, type Readiness } from './platform/readiness.js';
+import { healthRoutes } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import { brandReportRecordPage, companyRecordPage, createPermalinkPages } from './http/permalinks.js';
 import { errorSummary, type Logger } from './log.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Replaces handlers of the registry (tests of the call path only). */
   wrapRegistry?: (registry: Registry) => Registry;
+  /** Whether the service is ready for traffic (/readyz); ready from the start when absent. */
+  readiness?: Readiness;
 }
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
@@ -102,10 +105,12 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   // Every address but the API's (MCP and REST below, with their own routing from the
   // contract). Exact paths: case and trailing slash count; a GET route answers HEAD too.
   const routes = new Router({ sensitive: true, strict: true });
+  const health = healthRoutes(control === db ? [db] : [db, control], logger, deps.readiness ?? createReadiness());
   // RFC 9728: the canonical resource's metadata at the root and in path form, each restricted address's in path form.
   for (const { path, address } of metadataRoutes()) routes.get(path, protectedResourceMetadata(auth, address));
   routes
-    .get('/healthz', healthCheck(control === db ? [db] : [db, control], logger))
+    .get('/healthz', health.health)
+    .get('/readyz', health.ready)
     // The contract documents
     .get('/openapi.json', contractDocument('openapi.json', config.publicUrl))
     // llmstxt.org places the index at the site's root; /docs/llms.txt stays for existing readers.

@@ -16,6 +16,8 @@ import { startRobotScheduler, type RobotScheduler } from './domains/robot/schedu
 import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/delivery.js';
 import { CONNECTORS } from './domains/connectors.js';
 import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
+import { createReadiness, type Readiness } from './platform/readiness.js';
+import { recordServiceAddress } from './platform/db/service-address.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -40,6 +42,8 @@ export interface RunningService {
   mailer: DeliveryWorker | null;
   /** The synchronisation with the publishers, when `SYNC=on`. */
   sync: SyncScheduler | null;
+  /** Whether the service is ready for traffic (/readyz): not before `readiness.done()` when started `preparing`. */
+  readiness: Readiness;
   stop: () => Promise<void>;
 }
 
@@ -48,8 +52,15 @@ const EXPIRED_ROWS_SWEEP_MS = 60 * 60 * 1000;
 
 export async function startService(
   config: Config,
-  options: { searchPath?: string; logger?: Logger; wrapRegistry?: AppDeps['wrapRegistry'] } = {},
+  options: {
+    searchPath?: string;
+    logger?: Logger;
+    wrapRegistry?: AppDeps['wrapRegistry'];
+    /** A step still to do after the start (a first start's demo data): /readyz answers 503 until `readiness.done()`. */
+    preparing?: string;
+  } = {},
 ): Promise<RunningService> {
+  const readiness = createReadiness(options.preparing ?? null);
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs) });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
@@ -80,7 +91,9 @@ export async function startService(
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
-  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry });
+  // For the commands of another terminal, which may not have this process's PORT or PUBLIC_URL.
+  await retryWhileBusy(() => recordServiceAddress(db, url), 60_000);
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry, readiness });
   server.on('request', app.callback());
   // The alert robot: a connection of its own, so that its reads never queue the calls behind
   // them on the service's single SQLite connection; it waits for locks off the loop as the service does.
@@ -131,18 +144,21 @@ export async function startService(
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore, logger, url, mailer, sync, stop };
+  return { server, db, dceStore, logger, url, mailer, sync, readiness, stop };
 }
 
 /**
  * Runs the service until SIGTERM or SIGINT, then lets the calls in flight finish and exits.
- * `afterStart` runs once the service listens (npm start: the demo data on first start).
+ * `afterStart` runs once the service listens (npm start: the demo data on first start); the
+ * service is ready (/readyz 200) when it is done.
  */
 export async function runService(config: Config, afterStart?: (service: RunningService) => Promise<void>): Promise<void> {
-  const service = await startService(config);
+  const service = await startService(config, afterStart ? { preparing: 'démarrage' } : {});
   service.logger.info({ url: service.url }, 'service démarré');
   console.log(`Service à l'écoute : ${service.url}`);
   await afterStart?.(service);
+  service.readiness.done();
+  service.logger.info('service prêt (/readyz)');
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
