@@ -1,4 +1,4 @@
-// npm run bench [-- --no-large | --only=large]: measures and prints figures and ratios (never asserted in tests).
+// npm run bench [-- --no-large | --only=large | --only=search-load] [--search-engines=sqlite,postgres]: measures and prints figures and ratios (never asserted in tests).
 // 1. An admitted read call through REST with authentication and quota accounting, on
 //    SQLite, next to a bare node:http server answering the same JSON in the same run.
 // 2. Consultation files (scripts/bench/dce.ts): extraction rates, dce.read p99, memory of a
@@ -14,11 +14,17 @@
 //    default (about 7 minutes on the quiet 2-core machine, 15 on a busy one, plus ~5.5
 //    minutes to generate the data set); skipped with `--no-large` or BENCH_LARGE=0;
 //    BENCH_DATA_DIR=DIR reuses (or keeps) the generated files. `--only=large` runs this part alone (parts 1 to 5 skipped).
+// 8. Searches under load (scripts/bench/search-load.ts), with the large part: the four word
+//    searches at 20 connections, a Zipf-like stream of thousands of distinct queries, on
+//    SQLite and PostgreSQL (`--search-engines=sqlite` for one), figures next to the target
+//    and the result cache's hit ratio. `--only=search-load` runs this part alone; with
+//    BENCH_DATA_DIR the built databases are kept and reused.
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
 import { benchWorkspace } from './bench/workspace.js';
-import { benchLargeSet } from './bench/large.js';
+import { benchLargeSet, dataSet } from './bench/large.js';
+import { benchSearchLoad, parseEngines } from './bench/search-load.js';
 import { benchRobot } from './bench/robot.js';
 import { benchSync } from './bench/sync.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
@@ -26,17 +32,26 @@ import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
-const unknown = args.filter((a) => a !== '--large' && a !== '--no-large' && a !== '--only=large');
+const unknown = args.filter((a) => a !== '--large' && a !== '--no-large' && a !== '--only=large' && a !== '--only=search-load' && !a.startsWith('--search-engines='));
 if (unknown.length) {
-  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large, --only=large).`);
+  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large, --only=large, --only=search-load, --search-engines=sqlite,postgres).`);
   process.exit(2);
 }
 const onlyLarge = args.includes('--only=large');
-if (onlyLarge && args.includes('--no-large')) {
-  console.error('Erreur : --only=large et --no-large sont incompatibles.');
+const onlySearchLoad = args.includes('--only=search-load');
+if ((onlyLarge || onlySearchLoad) && args.includes('--no-large')) {
+  console.error('Erreur : --only=large ou --only=search-load et --no-large sont incompatibles.');
   process.exit(2);
 }
-const large = onlyLarge || (args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0');
+let searchEngines: ReturnType<typeof parseEngines>;
+try {
+  searchEngines = parseEngines(args.find((a) => a.startsWith('--search-engines='))?.slice('--search-engines='.length));
+} catch (err) {
+  console.error(`Erreur : --search-engines : ${(err as Error).message}.`);
+  process.exit(2);
+}
+const large = onlyLarge || (!onlySearchLoad && (args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0'));
+const searchLoad = onlySearchLoad || (large && !onlyLarge);
 
 async function admittedCall(): Promise<void> {
   const { databaseUrl, remove } = await benchDatabase('bench-');
@@ -75,7 +90,7 @@ async function admittedCall(): Promise<void> {
 }
 
 console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
-if (onlyLarge) console.log('(parties 1 à 5 non mesurées : --only=large)');
+if (onlyLarge || onlySearchLoad) console.log(`(parties 1 à 5 non mesurées : ${onlyLarge ? '--only=large' : '--only=search-load'})`);
 else {
   await admittedCall();
   await benchDce();
@@ -85,4 +100,12 @@ else {
   await benchSync();
 }
 if (large) await benchLargeSet();
-else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');
+else if (!onlySearchLoad) console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');
+if (searchLoad) {
+  const data = await dataSet();
+  try {
+    await benchSearchLoad(data.dir, searchEngines, !!process.env.BENCH_DATA_DIR);
+  } finally {
+    data.cleanup();
+  }
+}

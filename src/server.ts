@@ -1,4 +1,5 @@
 // Starts and stops the service: migrations, HTTP listener, graceful shutdown on a signal.
+import { searchCacheStats } from './platform/search/search-cache.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
@@ -151,6 +152,8 @@ export async function runService(config: Config, afterStart?: (service: RunningS
       service.logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
       service.stop().then(
         () => {
+          // Counts only (calls answered from the search result cache, per index), no query.
+          service.logger.info({ searchCache: searchCacheStats() }, 'cache des recherches');
           service.logger.info('service arrêté');
           process.exit(0);
         },
