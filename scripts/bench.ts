@@ -1,4 +1,5 @@
-// npm run bench [-- --no-large | --only=large]: measures and prints figures and ratios (never asserted in tests).
+// npm run bench [-- options]: measures and prints figures and ratios (never asserted in tests);
+// `npm run bench -- --help` lists the parts and options (bench-options.ts).
 // 1. An admitted read call through REST with authentication and quota accounting, on
 //    SQLite, next to a bare node:http server answering the same JSON in the same run.
 // 2. Consultation files (scripts/bench/dce.ts): extraction rates, dce.read p99, memory of a
@@ -14,6 +15,10 @@
 //    default (about 7 minutes on the quiet 2-core machine, 15 on a busy one, plus ~5.5
 //    minutes to generate the data set); skipped with `--no-large` or BENCH_LARGE=0;
 //    BENCH_DATA_DIR=DIR reuses (or keeps) the generated files. `--only=large` runs this part alone (parts 1 to 5 skipped).
+// 8. The engines side by side (scripts/bench/engines.ts): the same figures on SQLite and on
+//    PostgreSQL in one run (`--engine sqlite|postgres|both`).
+// 9. National volumes (scripts/bench/national.ts), only with `--scale national`: a data set at
+//    the publishers' orders of magnitude (`--scale-factor` to reduce it), imported into PostgreSQL.
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
@@ -21,22 +26,23 @@ import { benchWorkspace } from './bench/workspace.js';
 import { benchLargeSet } from './bench/large.js';
 import { benchRobot } from './bench/robot.js';
 import { benchSync } from './bench/sync.js';
+import { benchEngines } from './bench/engines.js';
+import { benchNational } from './bench/national.js';
+import { HELP, parseBenchOptions } from './bench/bench-options.js';
 import { BENCH_ACCOUNT, benchDatabase, CONNECTIONS, DURATION, measure, type Figures } from './bench/measure.js';
 import { startProcess, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
-const args = process.argv.slice(2).filter((a) => a !== '--');
-const unknown = args.filter((a) => a !== '--large' && a !== '--no-large' && a !== '--only=large');
-if (unknown.length) {
-  console.error(`Erreur : option inconnue : ${unknown.join(' ')} (options : --large, --no-large, --only=large).`);
+const parsed = parseBenchOptions(process.argv.slice(2), process.env);
+if ('error' in parsed) {
+  console.error(`Erreur : ${parsed.error}\n(npm run bench -- --help : les parties et les options.)`);
   process.exit(2);
 }
-const onlyLarge = args.includes('--only=large');
-if (onlyLarge && args.includes('--no-large')) {
-  console.error('Erreur : --only=large et --no-large sont incompatibles.');
-  process.exit(2);
+if ('help' in parsed) {
+  console.log(HELP);
+  process.exit(0);
 }
-const large = onlyLarge || (args.includes('--no-large') ? false : args.includes('--large') ? true : process.env.BENCH_LARGE !== '0');
+const options = parsed;
 
 async function admittedCall(): Promise<void> {
   const { databaseUrl, remove } = await benchDatabase('bench-');
@@ -74,15 +80,13 @@ async function admittedCall(): Promise<void> {
   }
 }
 
-console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version}`);
-if (onlyLarge) console.log('(parties 1 à 5 non mesurées : --only=large)');
-else {
-  await admittedCall();
-  await benchDce();
-  await benchEvents();
-  await benchRobot();
-  await benchWorkspace();
-  await benchSync();
-}
-if (large) await benchLargeSet();
-else console.log('(jeu de données large non mesuré : --no-large ou BENCH_LARGE=0)');
+console.log(`Banc d'essai — ${new Date().toISOString()} — ${DURATION} s par mesure, ${CONNECTIONS} connexions, Node ${process.version} — parties : ${[...options.parts].join(', ')}`);
+if (options.parts.has('appel')) await admittedCall();
+if (options.parts.has('dce')) await benchDce();
+if (options.parts.has('evenements')) await benchEvents();
+if (options.parts.has('robot')) await benchRobot();
+if (options.parts.has('espace')) await benchWorkspace();
+if (options.parts.has('sync')) await benchSync();
+if (options.parts.has('moteurs')) await benchEngines(options.engines);
+if (options.parts.has('large')) await benchLargeSet();
+if (options.parts.has('national')) await benchNational({ scaleFactor: options.scaleFactor });

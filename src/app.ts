@@ -20,7 +20,8 @@ import { CallPath } from './call-path.js';
 import type { Config } from './config.js';
 import { Contract } from './contract/runtime.js';
 import { echoed } from './contract/text-rules.js';
-import { kindOf, waitingForConnection, type Database } from './platform/db/database.js';
+import { kindOf, poolStallWatch, waitingForConnection, type Database } from './platform/db/database.js';
+import { Bulkhead } from './platform/bulkhead.js';
 import { createQuotaStore } from './access/quota-store.js';
 import { secret } from './platform/db/secrets.js';
 import { NotFoundError, errorBody } from './errors.js';
@@ -53,14 +54,22 @@ import { createCallMetrics, metricsRoute } from './http/metrics.js';
 import { ProcessMetrics } from './platform/metrics.js';
 import { stateMetricsText } from './state-metrics.js';
 
-/** Calls that may wait for a database connection before the next is refused (the operations' pool has 10). */
-const POOL_QUEUE_LIMIT = 10;
+/**
+ * PostgreSQL: a call is refused at once (503, Retry-After) when the operations' pool is
+ * stuck (queries wait and no connection was handed out for POOL_STALL_MS: every connection
+ * held by statements that do not end), or when this many queries already wait (a bound on
+ * memory, far past what a moving queue holds). A long queue that moves is load: it is served.
+ */
+const POOL_STALL_MS = 1000;
+const POOL_QUEUE_LIMIT = 500;
 
 export interface AppDeps {
   config: Config;
   db: Database;
   /** The connections of authentication and quota admission (PostgreSQL: a pool of their own); `db` when absent. */
   control?: Database;
+  /** The connection of /healthz (PostgreSQL: its own, so that calls waiting on a table never make the service look down); `db` and `control` when absent. */
+  health?: Database;
   logger: Logger;
   now?: () => Date;
   /** Replaces handlers of the registry (tests of the call path only). */
@@ -93,9 +102,14 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   const services: Services = { db, contract, now, quota, publicUrl: config.publicUrl, cursorKey, dceLinkKey, eventAckKey, email, dceStore, sync: config.sync };
   const base = createRegistry(services);
   const registry = deps.wrapRegistry ? deps.wrapRegistry(base) : base;
-  // PostgreSQL: past as many calls waiting for a connection as the pool has, a call is refused at once.
-  const saturated = kindOf(db) === 'postgres' ? () => waitingForConnection(db) >= POOL_QUEUE_LIMIT : undefined;
-  const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs, saturated });
+  const postgres = kindOf(db) === 'postgres';
+  const stalled = postgres ? poolStallWatch(db, POOL_STALL_MS) : undefined;
+  const saturated = stalled ? () => stalled() || waitingForConnection(db) >= POOL_QUEUE_LIMIT : undefined;
+  // Five eighths of the operations' connections at most for the calls of one operation (10 of
+  // 16): the others keep 6. A call waits for its share within its own time limit (then 504).
+  const poolSize = Number((db.client.config as { pool?: { max?: number } }).pool?.max ?? 10);
+  const bulkhead = postgres ? new Bulkhead(Math.max(1, Math.ceil((poolSize * 5) / 8)), config.limits.operationTimeoutMs) : undefined;
+  const callPath = new CallPath({ contract, registry, logger, quota, operationTimeoutMs: config.limits.operationTimeoutMs, saturated, bulkhead });
   const auth = await createAuthServer(control, {
     publicUrl: config.publicUrl,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
@@ -134,7 +148,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   // RFC 9728: the canonical resource's metadata at the root and in path form, each restricted address's in path form.
   for (const { path, address } of metadataRoutes()) routes.get(path, protectedResourceMetadata(auth, address));
   routes
-    .get('/healthz', healthCheck(control === db ? [db] : [db, control], logger))
+    .get('/healthz', healthCheck(deps.health ? [deps.health] : control === db ? [db] : [db, control], logger, deps.health ? [db, control] : []))
     // The contract documents
     .get('/openapi.json', contractDocument('openapi.json', config.publicUrl))
     // llmstxt.org places the index at the site's root; /docs/llms.txt stays for existing readers.
@@ -147,8 +161,8 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     .post(new RegExp(`^${INTERACTION}\\/login$`), interactions.login)
     .post(new RegExp(`^${INTERACTION}\\/consent$`), interactions.consent)
     .all(new RegExp(`^${INTERACTION}(?:\\/(?:login|consent))?$`), interactions.methodNotAllowed)
-    .all(/^\/oauth\//, providerEndpoints(auth))
-    .all('/.well-known/openid-configuration', providerEndpoints(auth))
+    .all(/^\/oauth\//, providerEndpoints(auth, config.limits.bodyTimeoutMs))
+    .all('/.well-known/openid-configuration', providerEndpoints(auth, config.limits.bodyTimeoutMs))
     // Account settings (Accès IA); any other /compte… address asks to sign in first
     .get('/compte/connexion', accountPages.signInForm)
     .post('/compte/connexion', accountPages.signIn)

@@ -9,6 +9,8 @@ import { errorSummary, type Logger } from './log.js';
 import { DatabaseBusyError, isBusy } from './platform/db/busy.js';
 import { CursorRejectedError, QuerySyntaxError } from './platform/search/errors.js';
 import type { QuotaKeeper } from './access/quota-keeper.js';
+import { isLockTimeout } from './platform/db/database.js';
+import { BulkheadTimeoutError, type Bulkhead } from './platform/bulkhead.js';
 import type { Registry } from './domains/index.js';
 
 export interface CallPathDeps {
@@ -22,6 +24,12 @@ export interface CallPathDeps {
    * wait too (PostgreSQL's pool): it is refused at once, 503 with Retry-After, uncounted.
    */
   saturated?: () => boolean;
+  /**
+   * The operations' share of the database connections (PostgreSQL): the calls of one
+   * operation run a few at a time, so calls stuck on a slow or locked table hold only their
+   * operation's share and the other operations keep the rest.
+   */
+  bulkhead?: Bulkhead;
 }
 
 export class CallPath {
@@ -65,7 +73,8 @@ export class CallPath {
       timer = setTimeout(() => reject(new TimeoutError(Math.round(this.deps.operationTimeoutMs / 1000))), this.deps.operationTimeoutMs);
     });
     try {
-      return await Promise.race([handler(args, caller), deadline]);
+      const work = this.deps.bulkhead ? this.deps.bulkhead.run(op.name, () => handler(args, caller)) : handler(args, caller);
+      return await Promise.race([work, deadline]);
     } catch (err) {
       const known = wireError(err);
       if (known instanceof UnavailableError && known !== err) this.deps.logger.error({ operation: op.name, err: errorSummary(err) }, 'échec interne');
@@ -93,6 +102,10 @@ export class CallPath {
 export function wireError(err: unknown): ServiceError {
   if (err instanceof QuerySyntaxError) return new InvalidArgumentsError(err.message);
   if (err instanceof CursorRejectedError) return new InvalidCursorError(err.message);
+  if (err instanceof BulkheadTimeoutError)
+    return new UnavailableError('Service saturé : trop d’appels de cette opération attendent la base de données ; réessayer dans quelques secondes.', 2);
+  if (isLockTimeout(err))
+    return new UnavailableError('Service momentanément indisponible : les données demandées sont verrouillées par une autre opération ; réessayer dans quelques secondes.', 2);
   if (err instanceof DatabaseBusyError || isBusy(err))
     return new UnavailableError('Service momentanément indisponible : la base de données est verrouillée par une autre opération ; réessayer dans quelques secondes.', 2);
   return asServiceError(err);

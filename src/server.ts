@@ -22,19 +22,23 @@ import { ProcessMetrics } from './platform/metrics.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
- * the event loop SERVICE_BUSY_TIMEOUT_MS at most at a time. PostgreSQL: operations have 10
- * connections, wait 3 s at most for one, and a statement 30 s at most (below the 35 s limit
- * of a call, so a call times out cleanly with its connection given back).
+ * the event loop SERVICE_BUSY_TIMEOUT_MS at most at a time. PostgreSQL: operations have 16
+ * connections (10 at most for one operation: app.ts), wait 3 s at most for one, a
+ * statement 30 s at most (below the 35 s limit of a call, so a call times out cleanly with
+ * its connection given back), and a lock 3 s at most (a call on a locked table answers 503
+ * and gives its connection back instead of holding it until the call's limit).
  */
 function serviceDatabase(operationTimeoutMs: number) {
-  return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 10, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000) };
+  return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 16, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000), lockTimeoutMs: 3000 };
 }
 /** A process of background work alone (a cluster's primary, SERVICE_ROLES without api): a few connections. */
 export function backgroundDatabase(operationTimeoutMs: number) {
   return { ...serviceDatabase(operationTimeoutMs), poolSize: 4 };
 }
-/** Authentication and quota admission on PostgreSQL: short statements, 4 connections of their own. */
-const CONTROL_DATABASE = { poolSize: 4, acquireTimeoutMs: 3000, statementTimeoutMs: 10_000 };
+/** Authentication and quota admission on PostgreSQL: short statements (two a call), connections of their own. */
+const CONTROL_DATABASE = { poolSize: 4, acquireTimeoutMs: 3000, statementTimeoutMs: 10_000, lockTimeoutMs: 3000 };
+/** /healthz on PostgreSQL: one connection of its own, its answer within the health check's second. */
+const HEALTH_DATABASE = { poolSize: 1, acquireTimeoutMs: 1000, statementTimeoutMs: 1000, lockTimeoutMs: 1000 };
 
 export interface RunningService {
   server: Server;
@@ -144,6 +148,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Bulkhead: on PostgreSQL, tokens, accounts and quota admissions have connections of their
   // own, so that operations waiting on a slow or locked table never starve them.
   const control = kindOf(db) === 'postgres' ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...CONTROL_DATABASE }) : db;
+  const health = kindOf(db) === 'postgres' ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...HEALTH_DATABASE }) : undefined;
   // SQLite file: WAL checkpoints in a thread of their own, never inside a call's commit.
   const sqliteFile = sqliteFileOf(db);
   const checkpointer: Checkpointer | null =
@@ -167,7 +172,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
   const metrics = options.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
-  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics });
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, health, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics });
   // While stopping, every answer says Connection: close, so that no client sends another
   // request on a connection about to close (a rolling restart loses no call that way).
   let draining = false;
@@ -203,6 +208,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       .then(() => background.stop())
       .then(() => checkpointer?.stop())
       .then(() => (control === db ? undefined : control.destroy()))
+      .then(() => health?.destroy())
       .then(() => db.destroy());
     return stopping;
   };

@@ -15,7 +15,7 @@ export const EVENTS_TARGETS = { pollP99Ms: 20 } as const;
 const TOWNS = ['Rennes', 'Quimper', 'Vannes', 'Saint-Brieuc', 'Lorient', 'Brest', 'Saint-Malo', 'Lannion'];
 
 /** A notice event as the robot writes it: the record as marches.search returns it. */
-function noticeEvent(i: number, baseUrl: string): NewEvent {
+export function noticeEvent(i: number, baseUrl: string): NewEvent {
   const id = randomUUID();
   const town = TOWNS[i % TOWNS.length] as string;
   return {

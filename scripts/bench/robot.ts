@@ -10,12 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Database } from '../../src/platform/db/database.js';
+import { kindOf, openDatabase, type Database } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../src/migrations/index.js';
 import { runRobotSlot } from '../../src/domains/robot/run.js';
 import { formatInt, verdict } from './measure.js';
 
 export const ROBOT_TARGET_SECONDS = 60;
+const kindName = (db: Database) => (kindOf(db) === 'postgres' ? 'PostgreSQL' : 'SQLite');
 const ALERTS = Number(process.env.BENCH_ROBOT_ALERTS ?? 10_000);
 const DOCUMENTS = Number(process.env.BENCH_ROBOT_DOCUMENTS ?? 10_000);
 
@@ -34,7 +35,7 @@ const PLACES = ['Rennes', 'Nantes', 'Brest', 'Quimper', 'Vannes', 'Lorient', 'An
 const DEPTS = ['35', '44', '29', '56', '22', '49', '53', '14', '76', '59', '69', '33', '31', '13', '06', '75'];
 
 /** `into`: the large demo set's database (kept); without it, a fresh database of its own. */
-export async function benchRobot(into?: { db: Database; label: string }): Promise<void> {
+export async function benchRobot(into?: { db: Database; label: string }): Promise<{ seconds: number }> {
   const random = prng(1515);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   // A document's text: a few words of the trade among ordinary ones (a 2,000-word vocabulary),
@@ -124,10 +125,11 @@ export async function benchRobot(into?: { db: Database; label: string }): Promis
     if (!outcome.ran) throw new Error('le créneau du banc n’a pas été évalué');
     const reached = outcome.seconds <= ROBOT_TARGET_SECONDS;
     console.log(
-      `Robot des alertes${into ? ` (${into.label})` : ''} : ${formatInt(outcome.alertsEvaluated)} alertes × ${formatInt(DOCUMENTS)} documents nouveaux (SQLite) en ${outcome.seconds.toFixed(1)} s ` +
+      `Robot des alertes${into ? ` (${into.label})` : ''} : ${formatInt(outcome.alertsEvaluated)} alertes × ${formatInt(DOCUMENTS)} documents nouveaux (${into ? kindName(into.db) : 'SQLite'}) en ${outcome.seconds.toFixed(1)} s ` +
         `(objectif ≤ ${ROBOT_TARGET_SECONDS} s) ${verdict(reached)} ; ${formatInt(outcome.eventsWritten)} événements écrits ` +
         `(${Object.entries(outcome.bySource).map(([s, n]) => `${s} ${formatInt(n)}`).join(', ')}) ; mémoire du processus : ${Math.round(before / 1048576)} Mio avant, pic ${Math.round(peak / 1048576)} Mio`,
     );
+    return { seconds: outcome.seconds };
   } finally {
     if (!into) {
       await db.destroy();

@@ -293,6 +293,13 @@ function pickRelatedNaf(rng: Rng, naf: string): string {
  * Traits of every company, bucketed by region and NAF over the active ones, to draw
  * plausible winners of a contract (a company of the right trade near the buyer).
  */
+/**
+ * Companies indexed for picking at most (awards' holders, announcements' subjects…): past it,
+ * one company in `stride` is indexed, spread over the whole set, so that the memory of a
+ * national set (10 million companies) stays bounded. The small and large sets index all.
+ */
+export const MAX_INDEXED_COMPANIES = 1_000_000;
+
 export class CompanyIndex {
   private readonly byRegionNaf = new Map<string, number[]>();
   private readonly byNaf = new Map<string, number[]>();
@@ -302,7 +309,8 @@ export class CompanyIndex {
     private readonly ctx: DemoContext,
     readonly count: number,
   ) {
-    for (let i = 0; i < count; i++) {
+    const stride = Math.max(1, Math.ceil(count / MAX_INDEXED_COMPANIES));
+    for (let i = 0; i < count; i += stride) {
       const t = companyTraits(ctx, i);
       if (t.ceased) continue;
       const region = departement(COMMUNES[t.communeIndex]!.departement).region;

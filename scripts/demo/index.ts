@@ -17,7 +17,7 @@ import { writeSirene } from './sirene.js';
 import { SITADEL_FILES, writeSitadel } from './sitadel.js';
 import { dayOfLocalDate, isoDay, parseIsoDay } from './util.js';
 
-export type DemoScale = 'small' | 'large';
+export type DemoScale = 'small' | 'large' | 'national';
 
 export interface DemoDataOptions {
   scale?: DemoScale;
@@ -28,6 +28,10 @@ export interface DemoDataOptions {
   seed?: number;
   /** Called before each source is written (progress for a terminal). */
   onStep?: (message: string) => void;
+  /** A share of the scale's volumes (0 < f ≤ 1; 1 by default), each at least 1. */
+  scaleFactor?: number;
+  /** Only these sources are written (all by default). */
+  sources?: readonly DemoDataFile['source'][];
 }
 
 export interface DemoDataFile {
@@ -83,6 +87,10 @@ export const SCALES: Readonly<
 > = {
   small: { entreprises: 2_000, rge: 500, avis: 1_500, attributions: 1_500, annonces: 1_500, deliberations: 1_000, publications: 2_000, contacts: 1_500, ventesLignes: 3_000, permis: 1_500, dce: 150 },
   large: { entreprises: 1_000_000, rge: 150_000, avis: 300_000, attributions: 300_000, annonces: 500_000, deliberations: 100_000, publications: 300_000, contacts: 200_000, ventesLignes: 2_000_000, permis: 500_000, dce: 5_000 },
+  // The publishers' orders of magnitude (npm run bench -- --scale national): 10 million
+  // companies (~15.5 million establishments), 2 million notices, 2 million awards (two DECP
+  // files), 10 million BODACC announcements, 8.3 million geo-dvf lines (~5 million sales).
+  national: { entreprises: 10_000_000, rge: 1_500_000, avis: 2_000_000, attributions: 1_000_000, annonces: 10_000_000, deliberations: 1_000_000, publications: 3_000_000, contacts: 2_000_000, ventesLignes: 8_300_000, permis: 5_000_000, dce: 0 },
 };
 
 export const DEMO_FILES = {
@@ -124,8 +132,12 @@ function resolveToday(today: string | Date | undefined): number {
 export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataResult> {
   const started = performance.now();
   const scale = options.scale ?? 'small';
-  const sizes = SCALES[scale];
-  if (!sizes) throw new RangeError(`échelle inconnue : ${String(scale)}`);
+  const full = SCALES[scale];
+  if (!full) throw new RangeError(`échelle inconnue : ${String(scale)}`);
+  const factor = options.scaleFactor ?? 1;
+  if (!(factor > 0 && factor <= 1)) throw new RangeError('le facteur d’échelle doit être compris entre 0 (exclu) et 1');
+  const sizes = Object.fromEntries(Object.entries(full).map(([k, n]) => [k, n === 0 ? 0 : Math.max(1, Math.round(n * factor))])) as typeof full;
+  const want = (source: DemoDataFile['source']) => !options.sources || options.sources.includes(source);
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError('la graine doit être un entier de 0 à 4294967295');
   const ctx: DemoContext = { seed, today: resolveToday(options.today) };
@@ -139,54 +151,93 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
   files.push({ source: 'sirene-etablissements', name: DEMO_FILES.etablissements, ...sirene.etablissements });
 
   const companies = new CompanyIndex(ctx, sizes.entreprises);
-  step(`Liste RGE (${sizes.rge} qualifications)…`);
-  const rge = await writeRge(ctx, companies, sizes.rge, path(DEMO_FILES.rge));
-  files.push({ source: 'rge', name: DEMO_FILES.rge, path: path(DEMO_FILES.rge), ...rge });
+  const none = { rows: 0, bytes: 0 };
+  let rge = none;
+  if (want('rge')) {
+    step(`Liste RGE (${sizes.rge} qualifications)…`);
+    rge = await writeRge(ctx, companies, sizes.rge, path(DEMO_FILES.rge));
+    files.push({ source: 'rge', name: DEMO_FILES.rge, path: path(DEMO_FILES.rge), ...rge });
+  }
 
-  step('Registre national des entreprises (stock RNE, dirigeants et capital)…');
-  const rne = await writeRneStock(ctx, companies, path(DEMO_FILES.rne));
-  files.push({ source: 'rne', name: DEMO_FILES.rne, path: path(DEMO_FILES.rne), ...rne });
-  step('Ratios financiers BCE/INPI (comptes annuels)…');
-  const accounts = await writeRatios(ctx, companies, path(DEMO_FILES.ratios));
-  files.push({ source: 'ratios', name: DEMO_FILES.ratios, path: path(DEMO_FILES.ratios), ...accounts });
+  let rne = none;
+  if (want('rne')) {
+    step('Registre national des entreprises (stock RNE, dirigeants et capital)…');
+    rne = await writeRneStock(ctx, companies, path(DEMO_FILES.rne));
+    files.push({ source: 'rne', name: DEMO_FILES.rne, path: path(DEMO_FILES.rne), ...rne });
+  }
+  let accounts = none;
+  if (want('ratios')) {
+    step('Ratios financiers BCE/INPI (comptes annuels)…');
+    accounts = await writeRatios(ctx, companies, path(DEMO_FILES.ratios));
+    files.push({ source: 'ratios', name: DEMO_FILES.ratios, path: path(DEMO_FILES.ratios), ...accounts });
+  }
 
   const picker = new BuyerPicker(buildBuyers(seed));
-  step(`Avis BOAMP (${sizes.avis} avis)…`);
-  const boamp = await writeBoamp(ctx, sizes.avis, picker, companies, path(DEMO_FILES.boampJson), path(DEMO_FILES.boampJsonl));
-  files.push({ source: 'boamp', name: DEMO_FILES.boampJson, path: path(DEMO_FILES.boampJson), rows: boamp.rows, bytes: boamp.jsonBytes });
-  files.push({ source: 'boamp', name: DEMO_FILES.boampJsonl, path: path(DEMO_FILES.boampJsonl), rows: boamp.rows, bytes: boamp.jsonlBytes });
+  let boamp: Awaited<ReturnType<typeof writeBoamp>> = { rows: 0, jsonBytes: 0, jsonlBytes: 0, tenders: [] };
+  if (want('boamp') || want('dce')) {
+    step(`Avis BOAMP (${sizes.avis} avis)…`);
+    boamp = await writeBoamp(ctx, sizes.avis, picker, companies, path(DEMO_FILES.boampJson), path(DEMO_FILES.boampJsonl));
+    files.push({ source: 'boamp', name: DEMO_FILES.boampJson, path: path(DEMO_FILES.boampJson), rows: boamp.rows, bytes: boamp.jsonBytes });
+    files.push({ source: 'boamp', name: DEMO_FILES.boampJsonl, path: path(DEMO_FILES.boampJsonl), rows: boamp.rows, bytes: boamp.jsonlBytes });
+  }
 
-  step(`Dossiers de consultation (${sizes.dce} zips de pièces PDF, DOCX, XLSX, ODT)…`);
-  const dce = await writeDce(ctx, sizes.dce, boamp.tenders, options.outDir, DEMO_FILES.dce);
-  for (const f of dce.files) files.push({ source: 'dce', name: f.name, path: path(f.name), rows: 1, bytes: f.bytes, target: f.target });
+  let dceFiles = 0;
+  if (want('dce') && sizes.dce > 0) {
+    step(`Dossiers de consultation (${sizes.dce} zips de pièces PDF, DOCX, XLSX, ODT)…`);
+    const dce = await writeDce(ctx, sizes.dce, boamp.tenders, options.outDir, DEMO_FILES.dce);
+    for (const f of dce.files) files.push({ source: 'dce', name: f.name, path: path(f.name), rows: 1, bytes: f.bytes, target: f.target });
+    dceFiles = dce.files.length;
+  }
 
-  step(`Attributions DECP (${sizes.attributions} par format)…`);
-  const d2019 = await writeDecp(ctx, '2019', sizes.attributions, picker, companies, path(DEMO_FILES.decp2019));
-  files.push({ source: 'decp', name: DEMO_FILES.decp2019, path: path(DEMO_FILES.decp2019), ...d2019 });
-  const d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
-  files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
+  let d2019 = none;
+  let d2024 = none;
+  if (want('decp')) {
+    step(`Attributions DECP (${sizes.attributions} par format)…`);
+    d2019 = await writeDecp(ctx, '2019', sizes.attributions, picker, companies, path(DEMO_FILES.decp2019));
+    files.push({ source: 'decp', name: DEMO_FILES.decp2019, path: path(DEMO_FILES.decp2019), ...d2019 });
+    d2024 = await writeDecp(ctx, '2024', sizes.attributions, picker, companies, path(DEMO_FILES.decp2024));
+    files.push({ source: 'decp', name: DEMO_FILES.decp2024, path: path(DEMO_FILES.decp2024), ...d2024 });
+  }
 
-  step(`Annonces BODACC (${sizes.annonces} annonces)…`);
-  const bodacc = await writeBodacc(ctx, sizes.annonces, companies, path(DEMO_FILES.bodaccJson), path(DEMO_FILES.bodaccJsonl));
-  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJson, path: path(DEMO_FILES.bodaccJson), rows: bodacc.rows, bytes: bodacc.jsonBytes });
-  files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJsonl, path: path(DEMO_FILES.bodaccJsonl), rows: bodacc.rows, bytes: bodacc.jsonlBytes });
+  let bodacc: Awaited<ReturnType<typeof writeBodacc>> | null = null;
+  if (want('bodacc')) {
+    step(`Annonces BODACC (${sizes.annonces} annonces)…`);
+    bodacc = await writeBodacc(ctx, sizes.annonces, companies, path(DEMO_FILES.bodaccJson), path(DEMO_FILES.bodaccJsonl));
+    files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJson, path: path(DEMO_FILES.bodaccJson), rows: bodacc.rows, bytes: bodacc.jsonBytes });
+    files.push({ source: 'bodacc', name: DEMO_FILES.bodaccJsonl, path: path(DEMO_FILES.bodaccJsonl), rows: bodacc.rows, bytes: bodacc.jsonlBytes });
+  }
 
-  step(`Délibérations municipales (${sizes.deliberations})…`);
-  const minutes = await writeDeliberations(ctx, sizes.deliberations, picker, companies, path(DEMO_FILES.deliberations));
-  files.push({ source: 'deliberations', name: DEMO_FILES.deliberations, path: path(DEMO_FILES.deliberations), ...minutes });
-  step(`Publications des réseaux sociaux (${sizes.publications})…`);
-  const posts = await writePublications(ctx, sizes.publications, picker, companies, path(DEMO_FILES.publications));
-  files.push({ source: 'publications', name: DEMO_FILES.publications, path: path(DEMO_FILES.publications), ...posts });
-  step(`Contacts de l'annuaire (${sizes.contacts})…`);
-  const people = await writeContacts(ctx, sizes.contacts, picker, companies, path(DEMO_FILES.contacts));
-  files.push({ source: 'contacts', name: DEMO_FILES.contacts, path: path(DEMO_FILES.contacts), ...people });
-  step(`Ventes immobilières DVF (${sizes.ventesLignes} lignes geo-dvf)…`);
-  const dvf = await writeDvf(ctx, sizes.ventesLignes, path(DEMO_FILES.dvf), path(DEMO_FILES.dvfVariant));
-  files.push({ source: 'dvf', name: DEMO_FILES.dvf, ...dvf.geo });
-  files.push({ source: 'dvf', name: DEMO_FILES.dvfVariant, ...dvf.variant });
-  step(`Permis Sitadel (${sizes.permis} autorisations sur quatre listes)…`);
-  const permits = await writeSitadel(ctx, sizes.permis, picker, companies, path);
-  for (const p of permits) files.push({ source: 'permis', name: p.name, path: p.path, rows: p.rows, bytes: p.bytes });
+  let minutes = none;
+  if (want('deliberations')) {
+    step(`Délibérations municipales (${sizes.deliberations})…`);
+    minutes = await writeDeliberations(ctx, sizes.deliberations, picker, companies, path(DEMO_FILES.deliberations));
+    files.push({ source: 'deliberations', name: DEMO_FILES.deliberations, path: path(DEMO_FILES.deliberations), ...minutes });
+  }
+  let posts = none;
+  if (want('publications')) {
+    step(`Publications des réseaux sociaux (${sizes.publications})…`);
+    posts = await writePublications(ctx, sizes.publications, picker, companies, path(DEMO_FILES.publications));
+    files.push({ source: 'publications', name: DEMO_FILES.publications, path: path(DEMO_FILES.publications), ...posts });
+  }
+  let people = none;
+  if (want('contacts')) {
+    step(`Contacts de l'annuaire (${sizes.contacts})…`);
+    people = await writeContacts(ctx, sizes.contacts, picker, companies, path(DEMO_FILES.contacts));
+    files.push({ source: 'contacts', name: DEMO_FILES.contacts, path: path(DEMO_FILES.contacts), ...people });
+  }
+  let dvf: Awaited<ReturnType<typeof writeDvf>> | null = null;
+  if (want('dvf')) {
+    step(`Ventes immobilières DVF (${sizes.ventesLignes} lignes geo-dvf)…`);
+    dvf = await writeDvf(ctx, sizes.ventesLignes, path(DEMO_FILES.dvf), path(DEMO_FILES.dvfVariant));
+    files.push({ source: 'dvf', name: DEMO_FILES.dvf, ...dvf.geo });
+    files.push({ source: 'dvf', name: DEMO_FILES.dvfVariant, ...dvf.variant });
+  }
+  let permits: Awaited<ReturnType<typeof writeSitadel>> = [];
+  if (want('permis')) {
+    step(`Permis Sitadel (${sizes.permis} autorisations sur quatre listes)…`);
+    permits = await writeSitadel(ctx, sizes.permis, picker, companies, path);
+    for (const p of permits) files.push({ source: 'permis', name: p.name, path: p.path, rows: p.rows, bytes: p.bytes });
+  }
 
   return {
     outDir: options.outDir,
@@ -203,18 +254,18 @@ export async function writeDemoData(options: DemoDataOptions): Promise<DemoDataR
       avis: boamp.rows,
       attributions2019: d2019.rows,
       attributions2024: d2024.rows,
-      annonces: bodacc.rows,
+      annonces: bodacc?.rows ?? 0,
       deliberations: minutes.rows,
       publications: posts.rows,
       contacts: people.rows,
-      ventesLignes: dvf.geo.rows,
-      ventesLignesVariante: dvf.variant.rows,
-      ventes: dvf.mutations,
+      ventesLignes: dvf?.geo.rows ?? 0,
+      ventesLignesVariante: dvf?.variant.rows ?? 0,
+      ventes: dvf?.mutations ?? 0,
       permis: permits.reduce((n, p) => n + p.rows, 0),
       permisAutorises45Jours: permits.reduce((n, p) => n + p.authorisedLast45Days, 0),
-      dossiersDce: dce.files.length,
+      dossiersDce: dceFiles,
     },
-    bodaccShowcase: bodacc.showcase,
+    bodaccShowcase: bodacc?.showcase ?? { id: '', siren: '' },
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -1,7 +1,8 @@
 // The quota counters, exact under concurrency: a sliding log of calls per account and the
 // distinct files opened per Paris day. Every check-and-count runs serialised per account:
 // on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
-// PostgreSQL in a transaction holding an advisory lock on the account.
+// PostgreSQL in a transaction holding an advisory lock on the account (for a call's
+// admission, one statement: the function `quota_admit` of migration 0029, the same steps).
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { excusingWrites } from '../platform/db/change-stamp.js';
@@ -60,7 +61,7 @@ const SQL = {
          on conflict (account_id) do update set day_count = excluded.day_count, minute_count = excluded.minute_count, minute_floor_ms = excluded.minute_floor_ms`,
 };
 
-/** One SQL statement at a time, synchronously (SQLite) or not (PostgreSQL). */
+/** One SQL statement at a time, synchronously (SQLite). */
 type Run<R> = (sql: string, params: unknown[]) => R;
 
 type Step = { kind: 'get' | 'run'; sql: string; params: unknown[] };
@@ -73,9 +74,10 @@ interface Counters {
 }
 
 /**
- * The check-and-count, written once over either database's way of running SQL. `known` is
- * the account's counters when the same transaction already holds them (a group on SQLite);
- * the caller saves the counters it gets back (`saveStep`).
+ * The check-and-count on SQLite; PostgreSQL runs the same steps in one function (migration
+ * 0029 `quota_admit`: a change here is made there too; the quota tests run on both). `known`
+ * is the account's counters when the same transaction already holds them (a group); the
+ * caller saves the counters it gets back (`saveStep`).
  */
 function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
   let day: number, minute: number, floor: number;
@@ -112,24 +114,10 @@ function saveStep(accountId: string, c: Counters): Step {
   return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor] };
 }
 
-/** One admission, counters read and saved (PostgreSQL: one transaction per call). */
-function* admitOne(accountId: string, limits: Limits, nowMs: number): Generator<Step, CallVerdict, unknown> {
-  const { verdict, counters } = yield* admitSteps(accountId, limits, nowMs);
-  yield saveStep(accountId, counters);
-  return verdict;
-}
-
 /** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
 function runSync<T>(steps: Generator<Step, T, unknown>, get: Run<unknown>, run: Run<number>): T {
   let next = steps.next();
   while (!next.done) next = steps.next(next.value.kind === 'get' ? get(next.value.sql, next.value.params) : run(next.value.sql, next.value.params));
-  return next.value;
-}
-
-/** Drives the steps with an asynchronous runner (PostgreSQL in a locked transaction). */
-async function runAsync<T>(steps: Generator<Step, T, unknown>, get: Run<Promise<unknown>>, run: Run<Promise<number>>): Promise<T> {
-  let next = steps.next();
-  while (!next.done) next = steps.next(next.value.kind === 'get' ? await get(next.value.sql, next.value.params) : await run(next.value.sql, next.value.params));
   return next.value;
 }
 
@@ -307,6 +295,9 @@ class SqliteQuotaStore implements QuotaStore {
   }
 }
 
+/** Admissions decided by one statement at most (a bound on its arrays). */
+const MAX_GROUP = 200;
+
 class PostgresQuotaStore implements QuotaStore {
   constructor(private readonly db: Database) {}
 
@@ -317,14 +308,46 @@ class PostgresQuotaStore implements QuotaStore {
     });
   }
 
+  private queue: PendingAdmission[] = [];
+  private scheduled = false;
+
+  /**
+   * The calls that ask during one turn of the event loop are decided together, in the
+   * order they asked, by one statement (migration 0029's `quota_admit`: the same steps as
+   * `admitSteps`, every account's lock taken first, one commit for the group). Groups run
+   * side by side on the pool's connections; the locks keep each account's counts exact.
+   */
   admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
-    return this.locked(accountId, (trx) =>
-      runAsync(
-        admitOne(accountId, limits, nowMs),
-        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rows[0],
-        async (sql, params) => (await trx.raw(sql, params as Knex.RawBinding[])).rowCount as number,
-      ),
-    );
+    return new Promise<CallVerdict>((resolve, reject) => {
+      this.queue.push({ accountId, limits, nowMs, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        const queue = this.queue;
+        this.queue = [];
+        for (let i = 0; i < queue.length; i += MAX_GROUP) void this.decide(queue.slice(i, i + MAX_GROUP));
+      });
+    });
+  }
+
+  private async decide(group: PendingAdmission[]): Promise<void> {
+    try {
+      const { rows } = await this.db.raw('select admitted, ceiling, retry_after_ms from quota_admit(?::varchar[], ?::bigint[], ?::bigint[], ?::bigint[])', [
+        group.map((p) => p.accountId),
+        group.map((p) => p.limits.callsPerMinute),
+        group.map((p) => p.limits.callsPerDay),
+        group.map((p) => p.nowMs),
+      ]);
+      group.forEach((p, i) => {
+        const row = (rows as { admitted: boolean; ceiling: 'minute' | 'day'; retry_after_ms: string | number }[])[i];
+        if (!row) return p.reject(new Error('quota_admit : verdict manquant'));
+        if (row.admitted) return p.resolve({ admitted: true });
+        p.resolve({ admitted: false, ceiling: row.ceiling, limit: row.ceiling === 'minute' ? p.limits.callsPerMinute : p.limits.callsPerDay, retryAfterMs: Number(row.retry_after_ms) });
+      });
+    } catch (err) {
+      for (const p of group) p.reject(err);
+    }
   }
 
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict> {

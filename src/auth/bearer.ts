@@ -70,9 +70,9 @@ export class BearerAuthenticator {
   private readonly lastUsageWrite = new Map<string, number>();
   /**
    * Identities of tokens already checked, valid while the database's change stamp stays
-   * the same (see data/change-stamp.ts): any commit of another process and any write of
-   * this one (a revocation, a plan change, a new membership) changes the stamp and empties
-   * it. Without a stamp (PostgreSQL), every call reads the database.
+   * the same (see platform/db/change-stamp.ts): on SQLite any commit of another process and
+   * any write of this one, on PostgreSQL any write of the identity's tables by any process (a
+   * revocation, a plan change, a new membership), changes the stamp and empties it.
    */
   private readonly identities = new Map<string, Identity>();
   private stamp: string | null = null;
@@ -128,16 +128,16 @@ export class BearerAuthenticator {
 
   private async identify(token: string): Promise<Identity> {
     const stamp = await changeStamp(this.db);
-    if (stamp === null || stamp !== this.stamp) {
+    if (stamp !== this.stamp) {
       this.identities.clear();
       this.stamp = stamp;
     }
-    const known = stamp === null ? undefined : this.identities.get(token);
+    const known = this.identities.get(token);
     // Expiry is a matter of time, not of data: checked on every call, as oidc-provider does.
     if (known && known.exp > Math.floor(this.now().getTime() / 1000)) return known;
     const identity = await this.read(token);
     // Kept only if nothing changed while reading (the stamp was read before the reads).
-    if (stamp !== null && stamp === this.stamp) {
+    if (stamp === this.stamp) {
       if (this.identities.size >= MAX_CACHED_TOKENS) this.identities.clear();
       this.identities.set(token, identity);
     }

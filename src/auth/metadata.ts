@@ -1,5 +1,6 @@
 // Discovery documents: RFC 9728 protected-resource metadata and RFC 8414 authorization-server
 // metadata (served by oidc-provider), and the mount of oidc-provider's own endpoints.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AuthServer } from './provider.js';
 import { RESOURCE_SCOPES } from './provider.js';
@@ -45,9 +46,31 @@ export function authorizationServerMetadata(auth: AuthServer): Middleware {
   };
 }
 
-/** oidc-provider's endpoints (authorize, token, revoke, register, jwks, OpenID discovery): handed over as they come. */
-export function providerEndpoints(auth: AuthServer): Middleware {
+/**
+ * A body still arriving after `bodyTimeoutMs` (oidc-provider reads its bodies itself, with no
+ * limit of time): answered 408 with an OAuth error, and the connection closed, as REST cuts
+ * at the same limit. Nothing is done with what was sent.
+ */
+function cutSlowBody(req: IncomingMessage, res: ServerResponse, bodyTimeoutMs: number): void {
+  if (req.complete || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) return;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (!res.headersSent) {
+      const seconds = Math.ceil(bodyTimeoutMs / 1000);
+      const body = JSON.stringify({ error: 'invalid_request', error_description: `Corps de la requête reçu trop lentement : il doit arriver en entier en ${seconds} secondes au plus.` });
+      res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body, () => req.socket.destroy());
+    } else req.socket.destroy();
+  }, bodyTimeoutMs);
+  const clear = () => clearTimeout(timer);
+  req.once('end', clear);
+  res.once('close', clear);
+}
+
+/** oidc-provider's endpoints (authorize, token, revoke, register, jwks, OpenID discovery): handed over as they come, a slow body cut at the body limit. */
+export function providerEndpoints(auth: AuthServer, bodyTimeoutMs: number): Middleware {
   return async (ctx) => {
+    cutSlowBody(ctx.req, ctx.res, bodyTimeoutMs);
     if (ctx.path === '/oauth/authorize' && ctx.method === 'GET') {
       // RFC 6749 §3.3: a client that asks for no scope gets the default (legacy) scope.
       const url = new URL(ctx.req.url ?? '/', 'http://x');

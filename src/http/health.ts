@@ -45,11 +45,16 @@ async function check(databases: readonly Database[]): Promise<Verdict> {
   }
 }
 
-/** The health route over the service's connections (operations', and authentication's when apart). */
-export function healthCheck(databases: readonly Database[], logger: Logger): Middleware {
+/**
+ * The health route over the service's connections (operations', and authentication's when
+ * apart; on PostgreSQL a connection of its own, so that calls waiting on a table do not make
+ * the service look down). `pools`: the service's other pools, which must still be open.
+ */
+export function healthCheck(databases: readonly Database[], logger: Logger, pools: readonly Database[] = []): Middleware {
   let failing: string | null = null;
   return async (ctx) => {
-    const verdict = await check(databases);
+    const closed = pools.some((db) => !db.client.pool);
+    const verdict: Verdict = closed ? { ok: false, database: 'injoignable', reason: 'connexions du service fermées' } : await check(databases);
     if (verdict.ok) {
       if (failing) logger.info({ was: failing }, 'base de données : de nouveau disponible');
       failing = null;

@@ -1,18 +1,10 @@
 // Batched upserts of the importers' rows: the same outcome on SQLite (prepared statements)
-// and PostgreSQL (multi-row statements), rows written in key order.
+// and PostgreSQL (rows as one array per column, `unnest`), rows written in key order.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../platform/db/database.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
 import type { WriteCounts } from './importer.js';
-
-/**
- * Rows per INSERT on PostgreSQL: under its 65,535 bound parameters, and a few hundred rows
- * per statement (what the planner handles best).
- */
-function chunkSize(columns: number): number {
-  return Math.max(1, Math.min(500, Math.floor(30_000 / Math.max(columns, 1))));
-}
 
 export interface UpsertOutcome<Row> extends WriteCounts {
   /** The rows written (inserted or replacing), in the order they were: for each key, the last one is what the table holds. */
@@ -95,8 +87,8 @@ function rowRunner(columns: readonly string[]): RowRunner {
  *
  * SQLite: prepared statements (cached per connection) run row by row inside the caller's
  * transaction, `changes` telling what happened: `insert … on conflict do nothing`, then for an
- * existing key `update … where` the stored version is not newer. PostgreSQL: multi-row
- * `insert … on conflict do update … where … returning (xmax = 0)`, which tells a new row
+ * existing key `update … where` the stored version is not newer. PostgreSQL: `insert … select
+ * from unnest(…) on conflict do update … where … returning (xmax = 0)`, which tells a new row
  * from a replaced one; a row not returned was kept.
  */
 export async function upsertRows<Row extends object>(
@@ -158,14 +150,18 @@ export async function upsertRows<Row extends object>(
     seen.set(id, n + 1);
     (rounds[n] ??= []).push(row);
   }
-  const size = chunkSize(columns.length);
+  const types = await columnTypes(trx, table, columns);
+  const t = quoteIdentifier(table);
+  const keyList = keys.map(quoteIdentifier).join(', ');
+  // A key without other columns to update is still "replaced" (as on SQLite): a no-op update returns it.
+  const set = (update.length ? update : keys).map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(', ');
+  // An older version never replaces a newer one.
+  const where = version ? ` where coalesce(${t}.${quoteIdentifier(version)}, '') <= coalesce(excluded.${quoteIdentifier(version)}, '')` : '';
+  const sql = `${unnestInsert(table, columns, types)} on conflict (${keyList}) do update set ${set}${where} returning ${keyList}, (xmax = 0) as inserted`;
   for (const round of rounds) {
-    for (let i = 0; i < round.length; i += size) {
-      const chunk = round.slice(i, i + size);
-      const query = trx(table).insert(chunk).onConflict(keys).merge(update);
-      // An older version never replaces a newer one.
-      if (version) query.where(trx.raw(`coalesce(??.??, '') <= coalesce(excluded.??, '')`, [table, version, version]));
-      const returned = (await query.returning([...keys, trx.raw('(xmax = 0) as inserted')])) as Record<string, unknown>[];
+    for (let i = 0; i < round.length; i += UNNEST_ROWS) {
+      const chunk = round.slice(i, i + UNNEST_ROWS);
+      const returned = (await trx.raw(sql, columnArrays(chunk, columns))).rows as Record<string, unknown>[];
       const byKey = new Map(chunk.map((row) => [keyOf(row), row]));
       for (const r of returned) {
         if (r.inserted) outcome.inserted += 1;
@@ -177,6 +173,41 @@ export async function upsertRows<Row extends object>(
     }
   }
   return outcome;
+}
+
+/**
+ * Rows per statement on PostgreSQL: the rows travel as one array per column (`unnest`), so
+ * a statement has as many parameters as columns whatever its rows, and nothing is compiled
+ * per row (a multi-row VALUES of 500 rows cost Knex more than the database its insert).
+ */
+const UNNEST_ROWS = 5000;
+
+/** The SQL types of a table's columns (cached: the migrations fix them), for the arrays' casts. */
+const typeCache = new Map<string, Map<string, string>>();
+
+async function columnTypes(trx: Knex.Transaction, table: string, columns: readonly string[]): Promise<Map<string, string>> {
+  let types = typeCache.get(table);
+  if (!types || columns.some((c) => !types?.has(c))) {
+    const { rows } = await trx.raw('select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = to_regclass(?) and attnum > 0 and not attisdropped', [
+      quoteIdentifier(table),
+    ]);
+    types = new Map((rows as { name: string; type: string }[]).map((r) => [r.name, r.type]));
+    typeCache.set(table, types);
+  }
+  for (const c of columns) if (!types.has(c)) throw new Error(`upsertRows ${table} : colonne ${c} inconnue.`);
+  return types;
+}
+
+/** `insert into table (columns) select * from unnest($1::type[], …)`: the rows as one array per column. */
+function unnestInsert(table: string, columns: readonly string[], types: Map<string, string>): string {
+  const list = columns.map(quoteIdentifier).join(', ');
+  const arrays = columns.map((c) => `?::${types.get(c)}[]`).join(', ');
+  return `insert into ${quoteIdentifier(table)} (${list}) select * from unnest(${arrays}) as u(${list})`;
+}
+
+/** One array per column, in the rows' order (undefined as null, as Knex binds it). */
+function columnArrays(rows: readonly object[], columns: readonly string[]): Knex.RawBinding[] {
+  return columns.map((c) => rows.map((row) => (row as Record<string, unknown>)[c] ?? null) as Knex.RawBinding);
 }
 
 /** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */
@@ -193,6 +224,7 @@ export async function insertIgnoring(trx: Knex.Transaction, table: string, key: 
     });
     return;
   }
-  const size = chunkSize(columns.length);
-  for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size)).onConflict(keys).ignore();
+  const types = await columnTypes(trx, table, columns);
+  const sql = `${unnestInsert(table, columns, types)} on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
+  for (let i = 0; i < rows.length; i += UNNEST_ROWS) await trx.raw(sql, columnArrays(rows.slice(i, i + UNNEST_ROWS), columns));
 }

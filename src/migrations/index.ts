@@ -30,6 +30,7 @@ import * as sync from './0025-sync.js';
 import * as accounts from './0026-accounts.js';
 import * as dceKindsAndContactDetails from './0027-dce-kinds-and-contact-details.js';
 import * as publishedFormats from './0028-published-formats.js';
+import * as postgresCallPath from './0029-postgres-call-path.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0026-accounts': accounts,
   '0027-dce-kinds-and-contact-details': dceKindsAndContactDetails,
   '0028-published-formats': publishedFormats,
+  '0029-postgres-call-path': postgresCallPath,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -4,7 +4,9 @@
 // On SQLite, `PRAGMA data_version` changes when another connection (another process, the
 // CLI) commits, and `total_changes()` counts this connection's own writes. Writes known to
 // change none of the cached data (the quota log) are excused, so they do not empty caches.
-// PostgreSQL has no such cheap signal: there, nothing is cached (null stamp).
+// On PostgreSQL, the stamp is the version of the identity's rows (tokens, users, memberships,
+// organisations, plan limits), raised in the writer's own transaction by the triggers of
+// migration 0029: one indexed read of one row.
 import type BetterSqlite3 from 'better-sqlite3';
 import { kindOf, type Database } from './database.js';
 import { statement, withSqlite } from './statements.js';
@@ -30,11 +32,56 @@ function readStamp(conn: BetterSqlite3.Database): string {
   return `${id}:${version}:${totalChanges(conn) - (excused.get(conn) ?? 0)}`;
 }
 
-/** A value that differs whenever committed data may differ; null when no cheap stamp exists (PostgreSQL). */
-export async function changeStamp(db: Database): Promise<string | null> {
-  if (kindOf(db) !== 'sqlite') return null;
-  return withSqlite(db, readStamp);
+/**
+ * A value that differs whenever the committed data a caller's identity is read from may
+ * differ (SQLite: any data but the excused writes; PostgreSQL: the identity's tables).
+ */
+export async function changeStamp(db: Database): Promise<string> {
+  if (kindOf(db) === 'sqlite') return withSqlite(db, readStamp);
+  let reads = postgresReads.get(db);
+  if (!reads) postgresReads.set(db, (reads = new SharedRead(() => readPostgresStamp(db))));
+  return reads.next();
 }
+
+async function readPostgresStamp(db: Database): Promise<string> {
+  const { rows } = await db.raw("select version from change_stamps where name = 'identity'");
+  return `pg:${String((rows as { version: string }[])[0]?.version)}`;
+}
+
+/**
+ * One read of the stamp for every call that asks while a read is under way: they share the
+ * next read, sent once the current one answers, so each still gets a stamp read after it
+ * asked (a change committed before a call is always seen by it). Under load this is one
+ * read per round trip instead of one per call.
+ */
+class SharedRead {
+  private current: Promise<string> | null = null;
+  private queued: Promise<string> | null = null;
+
+  constructor(private readonly read: () => Promise<string>) {}
+
+  next(): Promise<string> {
+    if (!this.current) return this.start();
+    this.queued ??= this.current.then(
+      () => this.start(),
+      () => this.start(),
+    );
+    return this.queued;
+  }
+
+  private start(): Promise<string> {
+    this.queued = null;
+    const read = this.read();
+    this.current = read;
+    const done = () => {
+      if (this.current === read) this.current = null;
+    };
+    read.then(done, done);
+    return read;
+  }
+}
+
+const postgresReads = new WeakMap<Database, SharedRead>();
 
 /**
  * Runs synchronous writes on `conn` that change nothing any stamped cache holds (only the

@@ -22,6 +22,12 @@ export interface DatabaseOptions {
    * frozen server answers nothing). None by default (imports, migrations, CLIs).
    */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: a statement waiting longer for a lock (a table locked by a migration, a
+   * maintenance, a long write) fails (`lock_timeout`, SQLSTATE 55P03) and gives its
+   * connection back. None by default.
+   */
+  lockTimeoutMs?: number;
 }
 
 export function databaseKind(url: string): DatabaseKind {
@@ -70,7 +76,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       },
     });
   }
-  const timeouts = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1000 } : {};
+  const timeouts = {
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1000 } : {}),
+    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+  };
   const acquire = options.acquireTimeoutMs ?? 10_000;
   return knexFactory({
     client: 'pg',
@@ -97,4 +106,39 @@ export function sqliteFileOf(db: Database): string | null {
 export function waitingForConnection(db: Database): number {
   const pool = db.client.pool as { numPendingAcquires?: () => number } | undefined;
   return pool?.numPendingAcquires?.() ?? 0;
+}
+
+/** A lock was waited for longer than `lockTimeoutMs` (PostgreSQL's lock_not_available). */
+export function isLockTimeout(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '55P03';
+}
+
+interface WatchedPool {
+  numPendingAcquires(): number;
+  on(event: 'acquireSuccess' | 'acquireRequest', listener: () => void): void;
+}
+
+/**
+ * Whether a pool is stuck: queries wait for a connection and none was handed out for
+ * `stallMs` (every connection held by a statement that does not end: a locked table, a
+ * frozen server). A long queue that moves is not stuck: it is load, and is served.
+ */
+export function poolStallWatch(db: Database, stallMs: number): () => boolean {
+  let watched: WatchedPool | undefined;
+  // The last time the queue moved: a connection handed out, or a first query queued.
+  let moved = Date.now();
+  return () => {
+    const pool = db.client.pool as WatchedPool | undefined;
+    if (!pool) return false;
+    if (pool !== watched) {
+      const p = (watched = pool);
+      moved = Date.now();
+      p.on('acquireSuccess', () => (moved = Date.now()));
+      // Emitted before the request joins the queue: an empty queue starts waiting now.
+      p.on('acquireRequest', () => {
+        if (p.numPendingAcquires() === 0) moved = Date.now();
+      });
+    }
+    return pool.numPendingAcquires() > 0 && Date.now() - moved > stallMs;
+  };
 }

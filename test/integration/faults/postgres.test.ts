@@ -1,4 +1,4 @@
-// Rule: a PostgreSQL that freezes, stops, or locks a table never takes the service down: calls answer 504/503 with Retry-After in bounded time (authentication included), health says so, what needs no database keeps working, authentication and quotas have connections of their own, and all recovers without restart.
+// Rule: a PostgreSQL that freezes, stops, or locks a table never takes the service down: calls answer 504/503 with Retry-After in bounded time (authentication included), health says so, what needs no database keeps working, authentication, quotas and health have connections of their own, calls on a locked table hold only their operation's share and give their connection back at the lock limit, and all recovers without restart.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { freshDatabase, startTestService, usingPostgres, type TestDatabaseUrl, type TestService } from '../../helpers/service.js';
@@ -98,26 +98,51 @@ async function recovers(ok: () => Promise<boolean>, withinMs: number): Promise<n
     console.log(`      (rétablie en ${ms} ms)`);
   });
 
-  it('a table locked: calls on it time out, the others and authentication keep answering (their own connections), then all recovers', async () => {
+  it('a table locked: calls on it answer 503/504, health, authentication and calls on other tables keep answering at once (their own connections and shares), then all recovers', async () => {
     const locker: Database = openDatabase(direct.databaseUrl, { searchPath: direct.searchPath });
     const trx = await locker.transaction();
     try {
       await trx.raw('lock table notices in access exclusive mode');
       // More calls on the locked table than the operations have connections.
-      const stuck = Array.from({ length: 12 }, () => svc.rest('marches.search', { query: 'toiture' }));
+      const stuck = Array.from({ length: 15 }, () => svc.rest('marches.search', { query: 'toiture' }));
       await pause(300);
+      const checked = await timed(() => fetch(`${svc.url}/healthz`));
+      expect(checked.value.status).to.equal(200);
       const me = await timed(() => svc.rest('me', {}));
       expect(me.value.status).to.equal(200);
+      // Other tables, several calls at once: the locked table's calls hold only their operation's share.
+      const others = await timed(() => Promise.all([svc.rest('entreprises.search', { query: 'toiture' }), svc.rest('attributions.search', { query: 'toiture' }), svc.rest('bodacc.search', { query: 'toiture' })]));
+      expect(others.value.map((r) => r.status)).to.deep.equal([200, 200, 200]);
       const answers = await Promise.all(stuck);
+      // 503 with Retry-After (the lock or the share waited for too long), or 504 at the call's limit.
       for (const a of answers) {
-        expect(a.status).to.be.oneOf([503, 504]);
-        expect(a.headers.get('retry-after')).to.match(/^\d+$/);
+        expect(a.status, JSON.stringify(a.json)).to.be.oneOf([503, 504]);
+        if (a.status === 503) expect(a.headers.get('retry-after')).to.match(/^\d+$/);
+        else expect(a.json.error.code).to.equal('timeout');
       }
-      console.log(`      (table verrouillée : me en ${me.ms} ms ; appels bloqués : ${answers.map((a) => a.status).join(' ')})`);
+      console.log(`      (table verrouillée : santé en ${checked.ms} ms, me en ${me.ms} ms, autres tables en ${others.ms} ms ; appels bloqués : ${answers.map((a) => a.status).join(' ')})`);
     } finally {
       await trx.rollback();
       await locker.destroy();
     }
     await recovers(async () => (await svc.rest('marches.search', { query: 'toiture' })).status === 200, 5000);
+  });
+
+  it('a lock held past the lock limit: the call answers 503 with Retry-After and gives its connection back, long before the call limit', async () => {
+    const slow = await startTestService({ database: direct, limits: { operationTimeoutMs: 20_000 } });
+    const locker: Database = openDatabase(direct.databaseUrl, { searchPath: direct.searchPath });
+    const trx = await locker.transaction();
+    try {
+      await trx.raw('lock table notices in access exclusive mode');
+      const stuck = await timed(() => slow.rest('marches.search', { query: 'toiture' }));
+      expect(stuck.value.status).to.equal(503);
+      expect(stuck.value.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(stuck.value.json.error.message).to.match(/verrouillées/);
+      expect(stuck.ms).to.be.lessThan(10_000);
+    } finally {
+      await trx.rollback();
+      await locker.destroy();
+      await slow.close();
+    }
   });
 });

@@ -50,14 +50,24 @@ describe('faults: slow clients', function () {
     expect(closedAfterMs).to.be.lessThan(1000);
   });
 
-  it('closes a dribbled body on /oauth/token within the request limit', async () => {
-    const { closedAfterMs } = await dribbling(
-      port,
-      'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n',
-      'grant_type=authorization_code&code=' + 'a'.repeat(400),
-    );
-    expect(closedAfterMs).to.be.lessThan(5000);
-  });
+  for (const [path, type, body] of [
+    ['/oauth/token', 'application/x-www-form-urlencoded', 'grant_type=authorization_code&code=' + 'a'.repeat(400)],
+    ['/oauth/register', 'application/json', JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'], client_name: 'x'.repeat(400) })],
+  ] as const)
+    it(`answers 408 and closes a dribbled body on ${path} at the body limit, as REST does`, async () => {
+      const { answer, closedAfterMs } = await dribbling(
+        port,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body,
+      );
+      // The service's own answer at the body limit (1.5 s here), not Node's bare 408 at headers + body limits.
+      expect(answer).to.match(/^HTTP\/1\.1 408/);
+      expect(answer.toLowerCase()).to.include('connection: close');
+      expect(answer).to.include('"error":"invalid_request"');
+      expect(answer).to.include('trop lentement');
+      expect(closedAfterMs).to.be.at.least(1400);
+      expect(closedAfterMs).to.be.lessThan(5000);
+    });
 
   it('closes a dribbled body on a page form within the body limit', async () => {
     const { answer, closedAfterMs } = await dribbling(
