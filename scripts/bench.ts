@@ -19,11 +19,16 @@
 //    PostgreSQL in one run (`--engine sqlite|postgres|both`).
 // 9. National volumes (scripts/bench/national.ts), only with `--scale national`: a data set at
 //    the publishers' orders of magnitude (`--scale-factor` to reduce it), imported into PostgreSQL.
+// 10. Searches under load (scripts/bench/search-load.ts), with the large part: the four word
+//    searches at 20 connections, a Zipf-like stream of thousands of distinct queries, on the
+//    engines of `--engine`, figures next to the target and the result cache's hit ratio.
+//    `--only=recherches` runs this part alone; with BENCH_DATA_DIR the built databases are kept and reused.
 import { openDatabase } from '../src/platform/db/database.js';
 import { benchDce } from './bench/dce.js';
 import { benchEvents } from './bench/events.js';
 import { benchWorkspace } from './bench/workspace.js';
-import { benchLargeSet } from './bench/large.js';
+import { benchLargeSet, dataSet } from './bench/large.js';
+import { benchSearchLoad } from './bench/search-load.js';
 import { benchRobot } from './bench/robot.js';
 import { benchSync } from './bench/sync.js';
 import { benchEngines } from './bench/engines.js';
@@ -89,4 +94,12 @@ if (options.parts.has('espace')) await benchWorkspace();
 if (options.parts.has('sync')) await benchSync();
 if (options.parts.has('moteurs')) await benchEngines(options.engines);
 if (options.parts.has('large')) await benchLargeSet();
+if (options.parts.has('recherches')) {
+  const data = await dataSet();
+  try {
+    await benchSearchLoad(data.dir, options.engines, !!process.env.BENCH_DATA_DIR);
+  } finally {
+    data.cleanup();
+  }
+}
 if (options.parts.has('national')) await benchNational({ scaleFactor: options.scaleFactor });

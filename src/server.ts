@@ -2,6 +2,7 @@
 // synchronisation, e-mail delivery, sweeps), graceful shutdown on a signal. One process runs
 // them all (WORKERS=1); past one worker, cluster.ts shares them out.
 import { createServer, type ServerResponse, type Server } from 'node:http';
+import { searchCacheStats } from './platform/search/search-cache.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config, ServiceRole } from './config.js';
@@ -243,6 +244,8 @@ export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
       logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
       stop().then(
         () => {
+          // Counts only (calls answered from the search result cache, per index), no query.
+          logger.info({ searchCache: searchCacheStats() }, 'cache des recherches');
           logger.info('service arrêté');
           process.exit(0);
         },

@@ -2,7 +2,7 @@
 // help that lists them (French, as every message of the command line).
 import type { Engine } from './engines.js';
 
-export const PARTS = ['appel', 'dce', 'evenements', 'robot', 'espace', 'sync', 'moteurs', 'large', 'national'] as const;
+export const PARTS = ['appel', 'dce', 'evenements', 'robot', 'espace', 'sync', 'moteurs', 'large', 'recherches', 'national'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchOptions {
@@ -27,17 +27,21 @@ Parties (toutes par défaut, sauf « national ») :
               robot et imports ; objectif : PostgreSQL à moins de 2× de SQLite partout
   large       jeu large (1 million d'entreprises, 300 000 avis, SQLite) : imports, entreprises.get,
               recherches (~7 à 15 min, plus ~5,5 min de génération)
+  recherches  les quatre recherches par mots sous charge (20 connexions) sur le jeu large, flux
+              de milliers de requêtes distinctes tirées selon une loi de Zipf, sur les moteurs
+              de --engine, taux de réponses servies par le cache ; avec la partie « large »
+              par défaut (BENCH_DATA_DIR garde aussi les bases construites)
   national    volumes nationaux sur PostgreSQL (seulement avec --scale national)
 
 Options :
   --help                      cette aide
   --engine sqlite|postgres|both
-                              moteurs de la partie « moteurs » (défaut : both) ; PostgreSQL :
+                              moteurs des parties « moteurs » et « recherches » (défaut : both) ; PostgreSQL :
                               BENCH_DATABASE_URL (défaut postgres://postgres@127.0.0.1:5432/test),
                               un schéma par exécution, supprimé à la fin
   --only=PARTIE[,PARTIE…]     seulement ces parties (ex. --only=moteurs)
-  --no-large                  sans la partie « large » (aussi BENCH_LARGE=0)
-  --large                     avec la partie « large » (défaut)
+  --no-large                  sans les parties « large » et « recherches » (aussi BENCH_LARGE=0)
+  --large                     avec les parties « large » et « recherches » (défaut)
   --scale national            volumes des producteurs (10 M d'entreprises, 15 M d'établissements,
                               2 M d'avis, 2 M d'attributions, 10 M d'annonces BODACC, 5 M de ventes)
                               générés en flux et importés dans PostgreSQL, puis recherches et
@@ -111,7 +115,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
         return { error: `option inconnue : ${arg}.` };
     }
   }
-  if (only?.includes('large') && large === false) return { error: '--only=large et --no-large sont incompatibles.' };
+  if ((only?.includes('large') || only?.includes('recherches')) && large === false) return { error: `--only=${only.join(',')} et --no-large sont incompatibles.` };
   if (scaleFactor !== null && scale !== 'national' && !only?.includes('national')) return { error: '--scale-factor ne vaut qu’avec --scale national.' };
   if (only?.includes('national') && scale !== 'national') scale = 'national';
   if (scale === 'national') {
@@ -119,6 +123,6 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     return { parts: new Set<Part>(['national']), engines, scaleFactor: scaleFactor ?? 1 };
   }
   const withLarge = large ?? env.BENCH_LARGE !== '0';
-  const parts = new Set<Part>(only ?? PARTS.filter((p) => p !== 'national' && (p !== 'large' || withLarge)));
+  const parts = new Set<Part>(only ?? PARTS.filter((p) => p !== 'national' && ((p !== 'large' && p !== 'recherches') || withLarge)));
   return { parts, engines, scaleFactor: 1 };
 }

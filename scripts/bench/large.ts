@@ -84,7 +84,8 @@ const quiet = () => ({ update: () => undefined, stop: () => undefined });
 const UNIT_IMPORT_TRIALS = 3;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
+/** The large data set's folder (generated first when needed), and what removes it unless BENCH_DATA_DIR keeps it. */
+export async function dataSet(): Promise<{ dir: string; cleanup: () => void }> {
   const given = process.env.BENCH_DATA_DIR;
   const dir = given ?? mkdtempSync(join(tmpdir(), 'bench-large-data-'));
   const cleanup = () => {

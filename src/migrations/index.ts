@@ -31,6 +31,7 @@ import * as accounts from './0026-accounts.js';
 import * as dceKindsAndContactDetails from './0027-dce-kinds-and-contact-details.js';
 import * as publishedFormats from './0028-published-formats.js';
 import * as postgresCallPath from './0029-postgres-call-path.js';
+import * as searchUnderLoad from './0030-search-under-load.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0027-dce-kinds-and-contact-details': dceKindsAndContactDetails,
   '0028-published-formats': publishedFormats,
   '0029-postgres-call-path': postgresCallPath,
+  '0030-search-under-load': searchUnderLoad,
 };
 
 const source: Knex.MigrationSource<string> = {

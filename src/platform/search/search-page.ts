@@ -9,7 +9,10 @@
 // Measured on the large demo set (2 cores, SQLite): a two-word query matching 30,000 posts
 // took 160–250 ms through the whole join, ranked by the database, and takes a few
 // milliseconds through the index.
+// Every page goes through the exact result cache (search-cache.ts), keyed by the domain's
+// query as SQL with its values, the normalised words and the page.
 import type { Knex } from 'knex';
+import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
 import { bestMatches, matchingKeys, orderByRelevance, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
@@ -33,46 +36,73 @@ export interface SearchPage {
   total: number;
 }
 
-/** Matches read first for a filtered page, per result wanted; then eight times more, up to WIDEST. */
+/** Matches read first for a filtered page, per result wanted; then as many as the share passing asks for, up to WIDEST. */
 const FIRST_READ_PER_RESULT = 4;
-const WIDEN = 8;
 const WIDEST = 20_000;
-/** Keys per `where in`: 2,000 binds are well within both engines' limits, and a tie of thousands of matches takes a few queries. */
-const CHUNK = 2000;
+/** Hits per statement of `passing` (whole groups of equal rank, so a large tie may make more). */
+const BATCH = 4000;
 
-type Ranked = { key: string; rank: number; then: string | number | null };
-
-/** Rank (best first), the `then` column (nulls last), key in byte order: `orderByRelevance`'s order. */
-function rankedOrder(order: 'asc' | 'desc'): (a: Ranked, b: Ranked) => number {
-  return (a, b) => {
-    if (a.rank !== b.rank) return b.rank - a.rank;
-    if (a.then !== b.then) {
-      if (a.then === null) return 1;
-      if (b.then === null) return -1;
-      return (a.then < b.then ? -1 : 1) * (order === 'desc' ? -1 : 1);
+/**
+ * The first `want` hits that are records passing the filters, in the page's order: rank
+ * (best first), the `then` column (nulls last), key in byte order. The hits go to the
+ * database in batches of whole rank groups, best first, each with its group's place (an
+ * integer, not the rank: no float crosses a JSON parser), and the database orders and
+ * limits each batch; a batch ranks below every earlier one, so the first batches that give
+ * `want` records give the answer. A tie of thousands of matches (notices of one template)
+ * costs one sorted statement, not thousands of rows brought back to be sorted here.
+ */
+async function passing(db: Knex, spec: SearchPageSpec, hits: readonly SearchHit[], want: number): Promise<string[]> {
+  const sorted = [...hits].sort((a, b) => b.rank - a.rank);
+  const postgres = kindOf(db) === 'postgres';
+  const out: string[] = [];
+  let group = 0;
+  for (let i = 0; i < sorted.length && out.length < want; ) {
+    const batch: { k: string; g: number }[] = [];
+    while (i < sorted.length && (batch.length < BATCH || (sorted[i] as SearchHit).rank === (sorted[i - 1] as SearchHit).rank)) {
+      if (i > 0 && (sorted[i] as SearchHit).rank !== (sorted[i - 1] as SearchHit).rank) group += 1;
+      batch.push({ k: (sorted[i] as SearchHit).key, g: group });
+      i += 1;
     }
-    return Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
-  };
-}
-
-/** The hits that are records passing the filters, with their dates, ordered. */
-async function passing(spec: SearchPageSpec, hits: readonly SearchHit[]): Promise<Ranked[]> {
-  const rank = new Map(hits.map((h) => [h.key, h.rank]));
-  const out: Ranked[] = [];
-  for (let i = 0; i < hits.length; i += CHUNK) {
-    const rows = (await spec.base
-      .clone()
-      .whereIn(
-        spec.key,
-        hits.slice(i, i + CHUNK).map((h) => h.key),
-      )
-      .select({ k: spec.key, t: spec.then.column })) as { k: string; t: string | number | null }[];
-    for (const r of rows) out.push({ key: r.k, rank: rank.get(r.k) as number, then: r.t ?? null });
+    const json = JSON.stringify(batch);
+    // The hits drive the statement (one lookup of the record each): SQLite would otherwise
+    // scan the filter's index and look each record up in the list (a minute for 500,000
+    // announcements), hence its CROSS JOIN, which keeps the list first.
+    const records = spec.base.clone().select({ k: spec.key, t: spec.then.column });
+    const order = `${spec.then.order} nulls last`;
+    const query = postgres
+      ? db
+          .select('b.k')
+          .from(db.raw('json_to_recordset(?::json) as j(k text, g integer)', [json]))
+          .join(records.as('b'), 'b.k', 'j.k')
+          .orderByRaw(`j.g asc, b.t ${order}, b.k collate "C"`)
+      : db
+          .select('b.k')
+          .from(db.raw('json_each(?) as j', [json]))
+          .joinRaw("cross join (?) as b on b.k = json_extract(j.value, '$.k')", [records as unknown as Knex.Raw])
+          .orderByRaw(`json_extract(j.value, '$.g') asc, b.t ${order}, b.k`);
+    const rows = (await query.limit(want - out.length)) as { k: string }[];
+    for (const r of rows) out.push(r.k);
   }
-  return out.sort(rankedOrder(spec.then.order));
+  return out;
 }
 
 export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: SearchPageSpec, page: { offset: number; limit: number; countCap: number }): Promise<SearchPage> {
+  const { sql, bindings } = spec.base.toSQL();
+  const question = JSON.stringify([spec.index.name, sql, bindings, parsed?.canonical ?? null, spec.key, spec.then, spec.filtered, page.offset, page.limit, page.countCap]);
+  const tables = [...tablesOf(sql), spec.index.name];
+  const version = await searchDataVersion(db, tables);
+  const found = await cachedSearch(db, spec.index.name, version?.of(tables) ?? null, question, () => computePage(db, parsed, spec, page, version));
+  // A copy: the cached answer is shared by every call.
+  return { ...found, keys: [...found.keys] };
+}
+
+async function computePage(
+  db: Knex,
+  parsed: ParsedQuery | null,
+  spec: SearchPageSpec,
+  page: { offset: number; limit: number; countCap: number },
+  version: DataVersion | null,
+): Promise<SearchPage> {
   const wanted = page.offset + page.limit + 1;
   const slice = (keys: string[]) => {
     const window = keys.slice(page.offset, page.offset + page.limit + 1);
@@ -100,11 +130,20 @@ export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: Sea
   // filters pass everything); past WIDEST, the database ranks the join itself.
   let read = spec.filtered ? Math.max(wanted * FIRST_READ_PER_RESULT, 200) : wanted;
   for (;;) {
-    const hits = await bestMatches(db, spec.index, parsed, read);
-    const ranked = await passing(spec, hits);
-    if (ranked.length >= wanted || hits.length < read) return { ...slice(ranked.map((r) => r.key)), total };
+    // The index's ranking alone, shared by every filter and page of the same words.
+    const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([spec.index.name]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
+      bestMatches(db, spec.index, parsed, read),
+    );
+    const ranked = await passing(db, spec, hits, wanted);
+    // Enough passed; or every match was read; or every record that passes (the count is
+    // exact below its cap) is among those read, which rank above every match not read.
+    if (ranked.length >= wanted || hits.length < read || (total < page.countCap && ranked.length >= total)) return { ...slice(ranked), total };
     if (read >= WIDEST) break;
-    read = Math.min(read * WIDEN, WIDEST);
+    // Each read ranks the index again: go straight to the width the share passing so far
+    // asks for (twice it, for safety), or to the database when even WIDEST would not do.
+    const needed = ranked.length ? Math.ceil((Math.min(wanted, total) / ranked.length) * hits.length * 2) : Infinity;
+    if (needed > WIDEST) break;
+    read = Math.min(Math.max(needed, read * 2), WIDEST);
   }
   const rows = (await orderByRelevance(db, spec.base.clone().join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key).select({ k: spec.key, rank: 'm.rank' }), {
     rank: 'm.rank',

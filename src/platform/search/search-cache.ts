@@ -1,0 +1,144 @@
+// A cache of search pages (the keys of a page, whether more follow, the capped count), exact:
+// an entry is keyed by the whole question — the domain's filtered query as SQL with its
+// bound values, the normalised words, the order, the page — and by a version of the data it
+// was read from, and that version changes with every committed write to a table the query
+// reads, whichever process wrote it. The records themselves are read fresh on every call.
+// - SQLite: the database's change stamp (`PRAGMA data_version` and the connection's own
+//   changes): any commit to the file, by any process, is a new version.
+// - PostgreSQL: `search_data_versions`, one counter per searched table, bumped at the commit
+//   of every transaction that wrote the table (statement triggers, migration 0030); a query
+//   reading a table without a counter is not cached.
+// Reading the version before the search makes it exact: an answer is stored under the
+// version read before it was computed, so it holds every write committed by then, and a
+// write committed later bumps the version for every call that starts after it.
+// Concurrent calls asking the same question at the same version share one computation.
+// Inside a transaction (which sees its own uncommitted writes), nothing is cached.
+import type { Knex } from 'knex';
+import { changeStamp } from '../db/change-stamp.js';
+import { kindOf } from '../db/database.js';
+
+/** Entries per database: a page holds at most MAX_SEARCH_DEPTH keys, a common page 10 to 50 (a few KiB each). */
+const MAX_ENTRIES = 5000;
+
+interface Counters {
+  hits: number;
+  misses: number;
+}
+
+/** Per search index: calls answered from the cache (or from a computation already running) and computed. */
+const counters = new Map<string, Counters>();
+
+export function searchCacheStats(): Record<string, Counters> {
+  return Object.fromEntries([...counters].map(([name, c]) => [name, { ...c }]));
+}
+
+function count(index: string, hit: boolean): void {
+  let c = counters.get(index);
+  if (!c) counters.set(index, (c = { hits: 0, misses: 0 }));
+  if (hit) c.hits += 1;
+  else c.misses += 1;
+}
+
+interface Store {
+  entries: Map<string, unknown>;
+  running: Map<string, Promise<unknown>>;
+  /** PostgreSQL: the searched tables that have a version counter (read once). */
+  versioned?: Promise<Set<string>>;
+}
+const stores = new WeakMap<Knex, Store>();
+
+function storeOf(db: Knex): Store {
+  let store = stores.get(db);
+  if (!store) stores.set(db, (store = { entries: new Map(), running: new Map() }));
+  return store;
+}
+
+const TABLE = /\b(?:from|join)\s+["`]([a-z_][a-z0-9_]*)["`]/gi;
+
+/** The tables an SQL text reads (`from "t"` and `join "t"`, quoted by either engine, subqueries included). */
+export function tablesOf(sql: string): string[] {
+  const names = new Set<string>();
+  for (const m of sql.matchAll(TABLE)) names.add((m[1] as string).toLowerCase());
+  return [...names].sort();
+}
+
+async function versionedTables(db: Knex, store: Store): Promise<Set<string>> {
+  store.versioned ??= (async () => {
+    try {
+      const rows = (await db('search_data_versions').select('name')) as { name: string }[];
+      return new Set(rows.map((r) => r.name));
+    } catch {
+      // Before the migration (or a database without it): nothing is cached.
+      return new Set<string>();
+    }
+  })();
+  return store.versioned;
+}
+
+/** The version of the data some tables hold, and of any part of them, read once. */
+export interface DataVersion {
+  /** The version of these tables (some of those read); throws for a table not read. */
+  of(tables: readonly string[]): string;
+}
+
+/** The version of the data these tables hold; null when one of them has none (not cacheable), or inside a transaction. */
+export async function searchDataVersion(db: Knex, tables: readonly string[]): Promise<DataVersion | null> {
+  if (db.isTransaction) return null;
+  if (kindOf(db) === 'sqlite') {
+    // One stamp for the whole file.
+    const stamp = await changeStamp(db);
+    return stamp === null ? null : { of: () => stamp };
+  }
+  const store = storeOf(db);
+  const versioned = await versionedTables(db, store);
+  if (!tables.every((t) => versioned.has(t))) return null;
+  const rows = (await db('search_data_versions').whereIn('name', [...new Set(tables)]).select('name', 'version')) as { name: string; version: string | number }[];
+  const versions = new Map(rows.map((r) => [r.name, String(r.version)]));
+  if (!tables.every((t) => versions.has(t))) return null;
+  return {
+    of: (some) =>
+      [...new Set(some)]
+        .sort()
+        .map((t) => {
+          const v = versions.get(t);
+          if (v === undefined) throw new Error(`Version de ${t} non lue.`);
+          return `${t}:${v}`;
+        })
+        .join(','),
+  };
+}
+
+/**
+ * The answer of `compute` for `question`, from the cache when the same question was answered
+ * at the same `version` (from `searchDataVersion`, read before: null computes without the
+ * cache). `index` names the counters.
+ */
+export async function cachedSearch<T>(db: Knex, index: string, version: string | null, question: string, compute: () => Promise<T>): Promise<T> {
+  if (version === null) return compute();
+  const store = storeOf(db);
+  const key = `${version}\u0000${question}`;
+  if (store.entries.has(key)) {
+    const value = store.entries.get(key) as T;
+    // Most recently used last: the oldest entries go first when the cache is full.
+    store.entries.delete(key);
+    store.entries.set(key, value);
+    count(index, true);
+    return value;
+  }
+  const running = store.running.get(key) as Promise<T> | undefined;
+  if (running) {
+    count(index, true);
+    return running;
+  }
+  count(index, false);
+  const computing = compute();
+  store.running.set(key, computing);
+  try {
+    const value = await computing;
+    if (store.entries.size >= MAX_ENTRIES) store.entries.delete(store.entries.keys().next().value as string);
+    store.entries.set(key, value);
+    return value;
+  } finally {
+    store.running.delete(key);
+  }
+}

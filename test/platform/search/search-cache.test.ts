@@ -1,0 +1,157 @@
+// The search result cache is exact: a repeated question is answered from it, and any committed write to a table the search reads — by this connection, another pool or another process, to the records, their filters or the index — is seen by the next call; an uncommitted write is not; PostgreSQL caches only tables with a version counter.
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../../src/platform/db/database.js';
+import { migrateLatest } from '../../../src/migrations/index.js';
+import { createSearchIndex, defineSearchIndex, upsertSearchDocuments, deleteSearchDocuments } from '../../../src/platform/search/full-text.js';
+import { parseQuery } from '../../../src/platform/search/query-syntax.js';
+import { searchPage } from '../../../src/platform/search/search-page.js';
+import { searchCacheStats, tablesOf } from '../../../src/platform/search/search-cache.js';
+import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
+
+const INDEX = defineSearchIndex({ name: 'cache_search', columns: [{ name: 'titre', weight: 'A' }] });
+
+describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function () {
+  this.timeout(60000);
+  let database: TestDatabaseUrl;
+  let db: Database;
+  let other: Database;
+
+  before(async () => {
+    database = freshDatabase();
+    await database.prepare();
+    db = openDatabase(database.databaseUrl);
+    await migrateLatest(db);
+    await db.schema.createTable('cache_records', (t) => {
+      t.string('id').primary();
+      t.string('departement').notNullable();
+      t.string('date').nullable();
+    });
+    await db.schema.createTable('cache_tags', (t) => {
+      t.string('id').notNullable();
+      t.string('tag').notNullable();
+    });
+    await createSearchIndex(db, INDEX);
+    if (usingPostgres) {
+      // What migration 0030 does for every searched table.
+      for (const table of ['cache_records', 'cache_tags', 'cache_search']) {
+        await db('search_data_versions').insert({ name: table });
+        await db.raw('create trigger search_data_changed after insert or update or delete or truncate on ?? for each statement execute function search_data_changed()', [table]);
+      }
+    }
+    const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${String(i).padStart(3, '0')}`, departement: i % 2 ? '29' : '35', date: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}` }));
+    await db('cache_records').insert(rows);
+    await db('cache_tags').insert(rows.map((r) => ({ id: r.id, tag: r.departement === '29' ? 'breton' : 'autre' })));
+    await db.transaction((trx) => upsertSearchDocuments(trx, INDEX, rows.map((r, i) => ({ key: r.id, fields: { titre: `toiture ${i % 3 ? 'ecole' : 'mairie'}` } }))));
+    // Another pool on the same database: another process, as far as caches go.
+    other = openDatabase(database.databaseUrl);
+  });
+  after(async () => {
+    await other?.destroy();
+    await db?.destroy();
+    await database?.cleanup();
+  });
+
+  const spec = (departement?: string, tag?: string) => {
+    const base = db('cache_records as c');
+    if (departement) base.where('c.departement', departement);
+    if (tag) base.whereExists(db('cache_tags as t').select(db.raw('1')).whereRaw('t.id = c.id').where('t.tag', tag));
+    return { index: INDEX, base, key: 'c.id', then: { column: 'c.date', order: 'desc' as const }, filtered: !!departement || !!tag };
+  };
+  const page = { offset: 0, limit: 50, countCap: 1000 };
+  const hits = () => searchCacheStats().cache_search?.hits ?? 0;
+
+  it('names the tables a query reads, subqueries included', () => {
+    const { sql } = spec('29', 'breton').base.toSQL();
+    expect(tablesOf(sql)).to.deep.equal(['cache_records', 'cache_tags']);
+  });
+
+  it('answers a repeated question from the cache, the same answer', async () => {
+    const first = await searchPage(db, parseQuery('toiture'), spec('29'), page);
+    const before = hits();
+    const second = await searchPage(db, parseQuery('toiture'), spec('29'), page);
+    expect(second).to.deep.equal(first);
+    expect(hits()).to.equal(before + 1);
+    // A caller changing its copy changes nothing cached.
+    second.keys.length = 0;
+    expect((await searchPage(db, parseQuery('toiture'), spec('29'), page)).keys).to.deep.equal(first.keys);
+  });
+
+  it('keeps questions apart: other words, filters or page', async () => {
+    const a = await searchPage(db, parseQuery('toiture'), spec('29'), page);
+    const b = await searchPage(db, parseQuery('toiture'), spec('35'), page);
+    const c = await searchPage(db, parseQuery('mairie'), spec('29'), page);
+    const d = await searchPage(db, parseQuery('toiture'), spec('29'), { offset: 5, limit: 5, countCap: 1000 });
+    expect(b.keys).to.not.deep.equal(a.keys);
+    expect(c.keys.length).to.be.lessThan(a.keys.length);
+    expect(d.keys).to.deep.equal(a.keys.slice(5, 10));
+  });
+
+  it('sees a record written through the same pool at the next call', async () => {
+    const before = await searchPage(db, parseQuery('toiture'), spec('29'), page);
+    await db('cache_records').where('id', before.keys[0]).update({ departement: '56' });
+    const after = await searchPage(db, parseQuery('toiture'), spec('29'), page);
+    expect(after.keys).to.deep.equal(before.keys.slice(1));
+    expect(after.total).to.equal(before.total - 1);
+  });
+
+  it('sees writes of another pool (another process) to the records, a filter table and the index', async () => {
+    const before = await searchPage(db, parseQuery('toiture'), spec(undefined, 'breton'), page);
+    await other('cache_tags').where('id', before.keys[0]).update({ tag: 'autre' });
+    const untagged = await searchPage(db, parseQuery('toiture'), spec(undefined, 'breton'), page);
+    expect(untagged.keys).to.not.include(before.keys[0]);
+
+    const inIndex = await searchPage(db, parseQuery('mairie'), spec(), page);
+    await other.transaction((trx) => deleteSearchDocuments(trx, INDEX, [inIndex.keys[0] as string]));
+    expect((await searchPage(db, parseQuery('mairie'), spec(), page)).keys).to.not.include(inIndex.keys[0]);
+
+    await other('cache_records').insert({ id: 'r999', departement: '35', date: '2027-01-01' });
+    await other.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r999', fields: { titre: 'mairie' } }]));
+    expect((await searchPage(db, parseQuery('mairie'), spec(), page)).keys).to.include('r999');
+  });
+
+  it('does not show a write before its commit, and shows it after', async () => {
+    const before = await searchPage(db, parseQuery('ecole'), spec('35'), page);
+    const trx = await other.transaction();
+    try {
+      await trx('cache_records').where('id', before.keys[0]).update({ departement: '29' });
+      // Read again while the writer holds its transaction open.
+      expect((await searchPage(db, parseQuery('ecole'), spec('35'), page)).keys).to.deep.equal(before.keys);
+      await trx.commit();
+    } catch (err) {
+      await trx.rollback();
+      throw err;
+    }
+    expect((await searchPage(db, parseQuery('ecole'), spec('35'), page)).keys).to.deep.equal(before.keys.slice(1));
+  });
+
+  if (usingPostgres) {
+    it('caches nothing that reads a table without a version counter', async () => {
+      await db.schema.createTable('cache_plain', (t) => t.string('id').primary());
+      await db('cache_plain').insert({ id: 'r001' });
+      const plain = () => ({ ...spec(), base: db('cache_records as c').whereExists(db('cache_plain as p').select(db.raw('1')).whereRaw('p.id = c.id')) });
+      await searchPage(db, parseQuery('toiture'), plain(), page);
+      const before = searchCacheStats().cache_search ?? { hits: 0, misses: 0 };
+      const found = await searchPage(db, parseQuery('toiture'), plain(), page);
+      expect(found.keys).to.deep.equal(['r001']);
+      expect(searchCacheStats().cache_search).to.deep.equal(before);
+    });
+
+    it('bumps a version once per committed transaction, not for a rolled back one', async () => {
+      const version = async () => Number((await db('search_data_versions').where('name', 'cache_records').first('version')).version);
+      const start = await version();
+      await db.transaction(async (trx) => {
+        await trx('cache_records').insert({ id: 'r500', departement: '29', date: null });
+        await trx('cache_records').insert({ id: 'r501', departement: '29', date: null });
+      });
+      expect(await version()).to.equal(start + 1);
+      await db
+        .transaction(async (trx) => {
+          await trx('cache_records').insert({ id: 'r502', departement: '29', date: null });
+          throw new Error('annulée');
+        })
+        .catch(() => undefined);
+      expect(await version()).to.equal(start + 1);
+      expect(await db('search_data_changes').count({ n: '*' }).first()).to.deep.include({ n: '0' });
+    });
+  }
+});
