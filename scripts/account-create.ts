@@ -1,20 +1,25 @@
 // npm run account:create -- --email E --password P [--organisation NAME] [--role ROLE] [--plan free|subscribed]
-import { parseArgs } from 'node:util';
 import { hashPassword } from '../src/platform/passwords.js';
 import { AccountInputError, createAccount } from '../src/auth/store/accounts.js';
 import { ROLES, type Plan, type Role } from '../src/access/caller.js';
 import { passwordProblem } from '../src/auth/password-policy.js';
-import { fail, withDatabase } from './lib/cli.js';
+import { fail, parseCommandLine, withDatabase } from './lib/cli.js';
 
-let values: Record<string, string | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: { email: { type: 'string' }, password: { type: 'string' }, organisation: { type: 'string' }, role: { type: 'string' }, plan: { type: 'string' } },
-    strict: true,
-  }));
-} catch (err) {
-  fail((err as Error).message);
-}
+const values = parseCommandLine({
+  command: 'npm run account:create',
+  options: { email: { type: 'string' }, password: { type: 'string' }, organisation: { type: 'string' }, role: { type: 'string' }, plan: { type: 'string' } },
+  help: `Crée un compte dans la base de DATABASE_URL (celle du service ; sqlite:./data/service.sqlite par défaut).
+
+  npm run account:create -- --email ADRESSE --password MOT_DE_PASSE [--organisation NOM] [--role RÔLE] [--plan free|subscribed]
+
+  --email          adresse du compte (obligatoire)
+  --password       mot de passe, 12 caractères au moins, absent des listes de mots de passe divulgués (obligatoire)
+  --organisation   organisation à créer (le compte en est administrateur) ou à rejoindre
+  --role           rôle dans l'organisation : ${ROLES.join(', ')}
+  --plan           formule de l'organisation : free (gratuite) ou subscribed (abonnée)
+
+Pendant un import, la commande attend son tour d'écriture (l'import lui laisse la place entre deux lots).`,
+}).values as Record<string, string | undefined>;
 if (!values.email || !values.password) fail('--email et --password sont obligatoires.');
 // The sign-up's rule for every account, operators' included.
 const weak = passwordProblem(values.password, values.email);

@@ -1,19 +1,24 @@
 // npm run account:delete -- --email E --yes
 // The same erasure as the « Supprimer le compte » page: personal data erased, sessions,
 // tokens and grants revoked, authorship of shared objects kept as « compte supprimé ».
-import { parseArgs } from 'node:util';
 import { recordActivity } from '../src/auth/store/activity-log.js';
 import { findUserByEmail } from '../src/auth/store/accounts.js';
 import { ORGANISATION_GRACE_DAYS } from '../src/auth/store/team.js';
 import { eraseAccount } from '../src/domains/account/erasure.js';
-import { fail, withDatabase } from './lib/cli.js';
+import { fail, parseCommandLine, withDatabase } from './lib/cli.js';
 
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({ options: { email: { type: 'string' }, yes: { type: 'boolean' } }, strict: true }));
-} catch (err) {
-  fail((err as Error).message);
-}
+const { values } = parseCommandLine({
+  command: 'npm run account:delete',
+  options: { email: { type: 'string' }, yes: { type: 'boolean' } },
+  help: `Supprime un compte de la base de DATABASE_URL, comme la page « Supprimer le compte » : données
+personnelles effacées, sessions, jetons et autorisations révoqués ; les objets partagés restent,
+signés « compte supprimé ».
+
+  npm run account:delete -- --email ADRESSE --yes
+
+  --email   adresse du compte (obligatoire)
+  --yes     confirme la suppression, définitive (obligatoire)`,
+});
 const email = typeof values.email === 'string' ? values.email.trim().toLowerCase() : '';
 if (!email) fail('--email est obligatoire.');
 if (!values.yes) fail('la suppression est définitive : ajouter --yes pour confirmer.');

@@ -1,29 +1,37 @@
 // npm run account:plan -- --organisation NAME [--plan free|subscribed] [--calls-per-minute N] [--calls-per-day N]
 //   [--files-per-day N] [--reset-limits] [--email-option yes|no] [--eligible-access yes|no]
 // Changes take effect on the next call.
-import { parseArgs } from 'node:util';
 import { setOrganisationPlan, type PlanChanges } from '../src/auth/store/accounts.js';
 import type { Plan } from '../src/access/caller.js';
-import { fail, withDatabase } from './lib/cli.js';
+import { fail, parseCommandLine, withDatabase } from './lib/cli.js';
 
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: {
-      organisation: { type: 'string' },
-      plan: { type: 'string' },
-      'calls-per-minute': { type: 'string' },
-      'calls-per-day': { type: 'string' },
-      'files-per-day': { type: 'string' },
-      'reset-limits': { type: 'boolean' },
-      'email-option': { type: 'string' },
-      'eligible-access': { type: 'string' },
-    },
-    strict: true,
-  }));
-} catch (err) {
-  fail((err as Error).message);
-}
+const { values } = parseCommandLine({
+  command: 'npm run account:plan',
+  help: `Change la formule, les limites ou les options d'une organisation, dans la base de DATABASE_URL ;
+effet au prochain appel.
+
+  npm run account:plan -- --organisation NOM [--plan free|subscribed] [--calls-per-minute N] [--calls-per-day N]
+                          [--files-per-day N] [--reset-limits] [--email-option yes|no] [--eligible-access yes|no]
+
+  --organisation       nom de l'organisation (obligatoire)
+  --plan               free (gratuite) ou subscribed (abonnée)
+  --calls-per-minute   appels par minute (contrat négocié)
+  --calls-per-day      appels par jour
+  --files-per-day      fichiers distincts ouverts par jour
+  --reset-limits       revient aux limites de la formule
+  --email-option       option d'envoi de courriels : yes ou no
+  --eligible-access    accès éligible (ouvre certaines actions de la formule abonnée) : yes ou no`,
+  options: {
+    organisation: { type: 'string' },
+    plan: { type: 'string' },
+    'calls-per-minute': { type: 'string' },
+    'calls-per-day': { type: 'string' },
+    'files-per-day': { type: 'string' },
+    'reset-limits': { type: 'boolean' },
+    'email-option': { type: 'string' },
+    'eligible-access': { type: 'string' },
+  },
+});
 const organisation = values.organisation;
 if (typeof organisation !== 'string' || !organisation) fail('--organisation est obligatoire.');
 if (values.plan !== undefined && values.plan !== 'free' && values.plan !== 'subscribed') fail('--plan doit valoir free ou subscribed.');

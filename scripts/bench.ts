@@ -40,7 +40,7 @@ import { obtainToken } from './lib/native-flow.js';
 
 const parsed = parseBenchOptions(process.argv.slice(2), process.env);
 if ('error' in parsed) {
-  console.error(`Erreur : ${parsed.error}\n(npm run bench -- --help : les parties et les options.)`);
+  console.error(`Erreur : ${parsed.error}\nUsage : npm run bench -- [--only=PARTIE,…] [--engine sqlite|postgres|both] [--no-large] [--scale national [--scale-factor F]]\nAide : npm run bench -- --help`);
   process.exit(2);
 }
 if ('help' in parsed) {

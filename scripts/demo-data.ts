@@ -1,52 +1,22 @@
 // npm run demo-data -- [--scale small|large] [--out DIR] [--today YYYY-MM-DD] [--seed N]
 // Writes deterministic demo files in the real open-data formats (SIRENE, RGE, BOAMP, DECP, BODACC, DVF, Sitadel, and ours).
-import { parseArgs } from 'node:util';
 import { writeDemoData, type DemoScale } from './demo/index.js';
 import { parseIsoDay } from './demo/util.js';
+import { fail, parseCommandLine } from './lib/cli.js';
 
-const USAGE = 'Usage : npm run demo-data -- [--scale small|large] [--out DIR] [--today AAAA-MM-JJ] [--seed N]';
+const values = parseCommandLine({
+  command: 'npm run demo-data',
+  options: { scale: { type: 'string' }, out: { type: 'string' }, today: { type: 'string' }, seed: { type: 'string' } },
+  help: `Écrit un jeu de données de démonstration déterministe dans les vrais formats des données ouvertes
+(SIRENE, RGE, RNE, ratios, BOAMP, DECP, BODACC, DVF, Sitadel…), à importer avec npm run import.
 
-function fail(message: string): never {
-  console.error(`Erreur : ${message}`);
-  console.error(USAGE);
-  process.exit(2);
-}
+  npm run demo-data -- [--scale small|large] [--out DOSSIER] [--today AAAA-MM-JJ] [--seed N]
 
-function frenchParseError(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  const option = /'([^']+)'/.exec(e.message ?? '')?.[1];
-  switch (e.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `option inconnue : ${option ?? '?'}`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return `valeur manquante ou invalide pour l'option ${option ?? '?'}`;
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `argument inattendu : ${option ?? '?'}`;
-    default:
-      return 'arguments invalides';
-  }
-}
-
-let values: { scale?: string; out?: string; today?: string; seed?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({
-    options: {
-      scale: { type: 'string' },
-      out: { type: 'string' },
-      today: { type: 'string' },
-      seed: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (err) {
-  fail(frenchParseError(err));
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+  --scale   small (2 000 entreprises, par défaut) ou large (1 000 000 d'entreprises, plusieurs Gio)
+  --out     dossier de sortie (data/demo par défaut)
+  --today   date du jour des données (par défaut celle de la machine)
+  --seed    graine, entier de 0 à 4294967295 (1 par défaut) : même graine et même date, mêmes fichiers`,
+}).values as { scale?: string; out?: string; today?: string; seed?: string };
 const scale = values.scale ?? 'small';
 if (scale !== 'small' && scale !== 'large') fail(`--scale doit valoir small ou large (reçu « ${scale} »).`);
 const outDir = values.out ?? 'data/demo';

@@ -11,29 +11,37 @@ import { formatReport } from './fuzz/report.js';
 import { runPositive } from './fuzz/positive.js';
 import { runFuzz } from './fuzz/run.js';
 import { startTestService, usingPostgres } from '../test/helpers/service.js';
+import { fail, parseCommandLine } from './lib/cli.js';
 
-const USAGE = 'options : --positive (requêtes valides selon le contrat seulement), --seed N (graine, entier 0 à 4294967295 ; au hasard par défaut), --requests N (2000 par défaut), --case I (rejoue la suite jusqu’au cas I et ne rend compte que de lui)';
+function options(): { seed: number; requests: number; only?: number; positive: boolean } {
+  const { values } = parseCommandLine({
+    command: 'npm run fuzz',
+    options: { positive: { type: 'boolean' }, seed: { type: 'string' }, requests: { type: 'string' }, case: { type: 'string' } },
+    help: `Envoie des requêtes tirées des schémas du contrat à un service lancé pour l'occasion (SQLite ;
+PostgreSQL avec TEST_DB=postgres et TEST_DATABASE_URL) et rend compte de chaque échec avec sa commande
+pour le rejouer. Code de sortie 1 au moindre échec, 2 pour des options invalides.
 
-function options(argv: string[]): { seed: number; requests: number; only?: number; positive: boolean } {
-  const out: { seed: number; requests: number; only?: number; positive: boolean } = { seed: randomInt(0, 2 ** 32 - 1), requests: 2000, positive: argv.includes('--positive') };
-  const args = argv.filter((a) => a !== '--' && a !== '--positive');
-  for (let i = 0; i < args.length; i++) {
-    const name = args[i] as string;
-    const value = Number(args[i + 1]);
-    const valid = args[i + 1] !== undefined && Number.isInteger(value) && value >= 0 && value <= 2 ** 32 - 1;
-    if (!['--seed', '--requests', '--case'].includes(name) || !valid) {
-      console.error(`Erreur : option invalide : ${[name, args[i + 1]].filter(Boolean).join(' ')} (${USAGE}).`);
-      process.exit(2);
-    }
-    if (name === '--seed') out.seed = value;
-    if (name === '--requests') out.requests = Math.max(2, value);
-    if (name === '--case') out.only = value;
-    i += 1;
-  }
-  return out;
+  npm run fuzz -- [--positive] [--seed N] [--requests N] [--case I]
+
+  --positive     requêtes valides selon le contrat seulement : échec pour tout refus que le
+                 contrat n'annonce pas
+
+  --seed N       graine, entier de 0 à 4294967295 (au hasard par défaut)
+  --requests N   nombre de requêtes (2000 par défaut)
+  --case I       rejoue la suite jusqu'au cas I et ne rend compte que de lui`,
+  });
+  const integer = (name: string): number | undefined => {
+    const raw = values[name];
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!/^\d{1,10}$/.test(String(raw)) || value > 2 ** 32 - 1) fail(`--${name} attend un entier de 0 à 4294967295 (reçu : ${String(raw).slice(0, 50)}).`);
+    return value;
+  };
+  const requested = integer('requests');
+  return { seed: integer('seed') ?? randomInt(0, 2 ** 32 - 1), requests: requested === undefined ? 2000 : Math.max(2, requested), only: integer('case'), positive: values.positive === true };
 }
 
-const { seed, requests, only, positive } = options(process.argv.slice(2));
+const { seed, requests, only, positive } = options();
 const prefix = usingPostgres ? 'TEST_DB=postgres ' : '';
 const replay = (s: number, index?: number) => `${prefix}npm run fuzz -- ${positive ? '--positive ' : ''}--seed ${s} ${index === undefined ? `--requests ${requests}` : `--case ${index}`}`;
 console.log(`Graine : ${seed} (${usingPostgres ? 'PostgreSQL' : 'SQLite'}) — rejouer : ${replay(seed, only)}`);

@@ -76,7 +76,16 @@ export async function buildGeneratedFiles(contractDir: string, packageFile = joi
 }
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
+  // Loaded here, not at the top: tests import this module, and the CLI helpers install exit handlers.
+  const { parseCommandLine } = await import('./lib/cli.js');
+  const check = parseCommandLine({
+    command: 'npm run generate',
+    options: { check: { type: 'boolean' } },
+    help: `Valide le contrat (contract/openapi.yaml, contract/tools.yaml) et écrit generated/ à partir de lui.
+
+  npm run generate               écrit generated/
+  npm run generate -- --check    n'écrit rien ; échoue (code 1) si generated/ diffère de ce que donne le contrat`,
+  }).values.check === true;
   const outDir = join(root, 'generated');
   let files: Map<string, string>;
   try {

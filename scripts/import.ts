@@ -6,9 +6,25 @@
 import { IMPORTERS } from '../src/domains/importers.js';
 import { ImportInputError } from '../src/import/input.js';
 import { importFailure, importFile, type ImportReport } from '../src/import/run.js';
-import { fail, withDatabase } from './lib/cli.js';
+import { fail, parseCommandLine, withDatabase } from './lib/cli.js';
 
-const [source, ...files] = process.argv.slice(2).filter((a) => a !== '--');
+const { positionals } = parseCommandLine({
+  command: 'npm run import',
+  options: {},
+  positionals: true,
+  help: `Importe des fichiers publiés (données ouvertes) dans la base de DATABASE_URL, celle du service
+(sqlite:./data/service.sqlite par défaut) ; le service peut tourner pendant l'import.
+
+  npm run import -- SOURCE FICHIER…
+  npm run import -- dce AVIS|- ARCHIVE.zip|FICHIERS|DOSSIERS…   dossier de consultation d'un avis (- : sans avis)
+  npm run import -- dce DOSSIER                                 dossiers listés par le manifeste DOSSIER/dce.json
+
+Sources : ${Object.keys(IMPORTERS).join(', ')}.
+Fichiers bruts, .gz ou .zip. Code de sortie 1 quand un fichier n'a pas pu être importé ou lu jusqu'au bout,
+ou n'a donné aucun enregistrement ; 2 pour des arguments invalides.
+Entre deux lots, l'import laisse passer les commandes qui attendent d'écrire (account:create…).`,
+});
+const [source, ...files] = positionals;
 // Consultation files have a command of their own: a notice, then its archives or files.
 if (source === 'dce') process.exit(await (await import('./lib/dce-import.js')).runDceImport(files));
 const importer = source ? IMPORTERS[source] : undefined;
@@ -29,6 +45,7 @@ function summary(r: ImportReport): string {
 }
 
 let failed = false;
+// The long writer others wait for: not in the writers' line itself.
 await withDatabase(async (db) => {
   for (const file of files) {
     try {
@@ -46,5 +63,5 @@ await withDatabase(async (db) => {
       else console.error(`Erreur de la base de données pendant l'import de ${file} (${(err as { code?: string }).code ?? 'inconnue'}) : les lots déjà écrits sont gardés, relancer l'import reprend sans doublon.`);
     }
   }
-});
+}, { queue: false });
 if (failed) process.exit(1);

@@ -3,13 +3,12 @@
 // Synchronises sources from their publishers now, into the database of DATABASE_URL (the
 // running service's: its runs and this one never overlap, the source's lease decides), and
 // prints a French summary; or prints each source's state. Exit code 1 when a run failed.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { CONNECTORS, MANUAL_SOURCES } from '../src/domains/connectors.js';
 import { runSync, type SyncOutcome } from '../src/sync/engine.js';
 import { isDay } from '../src/sync/days.js';
 import { syncFreshness } from '../src/sync/status.js';
-import { fail, withDatabase } from './lib/cli.js';
+import { fail, parseCommandLine, withDatabase } from './lib/cli.js';
 
 const HELP = `Synchronisation des sources avec leurs producteurs.
 
@@ -25,20 +24,11 @@ const HELP = `Synchronisation des sources avec leurs producteurs.
 Adresses et identifiants : BOAMP_API_URL, BODACC_API_URL, DECP_API_URL, SIRENE_API_URL, SIRENE_STOCK_URL,
 RGE_API_URL, RNE_API_URL, RATIOS_API_URL, DVF_FILES_URL, SITADEL_API_URL, INSEE_API_KEY, INPI_USERNAME, INPI_PASSWORD.`;
 
-let args: { source?: string; since?: string; until?: string; status?: boolean; help?: boolean };
-try {
-  args = parseArgs({
-    args: process.argv.slice(2).filter((a) => a !== '--'),
-    options: { source: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, status: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message.replace(/^Unknown option '(.+)'.*$/s, 'option inconnue : $1')}\n\n${HELP}`);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const args = parseCommandLine({
+  command: 'npm run sync',
+  help: HELP,
+  options: { source: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, status: { type: 'boolean' } },
+}).values as { source?: string; since?: string; until?: string; status?: boolean };
 for (const [name, value] of [['--since', args.since], ['--until', args.until]] as const) if (value !== undefined && !isDay(value)) fail(`${name} attend un jour AAAA-MM-JJ (reçu : ${value}).`);
 if (args.since && args.until && args.since > args.until) fail('--since est après --until.');
 
@@ -64,11 +54,11 @@ if (args.status) {
       console.log(`  dernière réussite : ${date(s.lastSuccessAt)} ; dernier échec : ${date(s.lastFailureAt)} ; dernière exécution : ${s.run.read} lus, ${s.run.added} ajoutés, ${s.run.updated} mis à jour, ${s.run.skipped} écartés`);
     }
     console.log(`Import manuel seulement (aucun producteur national) : ${MANUAL_SOURCES.join(', ')}.`);
-  });
+  }, { queue: false });
   process.exit(0);
 }
 
-if (!args.source) fail(`--source ou --status attendu.\n\n${HELP}`);
+if (!args.source) fail('--source ou --status attendu.');
 const names = args.source === 'all' ? CONNECTORS.map((c) => c.name) : args.source.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = names.filter((n) => !CONNECTORS.some((c) => c.name === n));
 if (unknown.length) fail(`source inconnue : ${unknown.join(', ')}. Sources : ${CONNECTORS.map((c) => c.name).join(', ')}.`);
@@ -82,5 +72,6 @@ await withDatabase(async (db) => {
     console.log(summary(outcome));
     if (outcome.status === 'failed') failed = true;
   }
-});
+  // A long writer: it makes room for the others between its pages rather than waiting in their line.
+}, { queue: false });
 if (failed) process.exit(1);

@@ -29,7 +29,8 @@ import { createAccessLog, noteCall } from './http/access-log.js';
 import { callDeadline } from './http/deadline.js';
 import { contractDocument } from './http/documents.js';
 import { closeAfterUnreadBody } from './http/unread-body.js';
-import { healthCheck } from './http/health.js';
+import { createReadiness, type Readiness } from './platform/readiness.js';
+import { healthRoutes } from './http/health.js';
 import { createOriginPolicy } from './http/origin.js';
 import {
   announcementRecordPage,
@@ -78,6 +79,8 @@ export interface AppDeps {
   metrics?: ProcessMetrics;
   /** The text of the process metrics `/metrics` serves: the machine's workers summed, in a cluster; this process' alone otherwise. */
   readMetrics?: () => Promise<string>;
+  /** Whether the service is ready for traffic (/readyz); ready from the start when absent. */
+  readiness?: Readiness;
 }
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
@@ -145,10 +148,12 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     const readProcessMetrics = deps.readMetrics ?? (() => metrics.registry.metrics());
     routes.get('/metrics', metricsRoute(config.metricsToken, async () => `${await readProcessMetrics()}\n${await stateMetricsText(db, config.sync, logger, now())}`, logger));
   }
+  const health = healthRoutes(deps.health ? [deps.health] : control === db ? [db] : [db, control], logger, deps.readiness ?? createReadiness(), deps.health ? [db, control] : []);
   // RFC 9728: the canonical resource's metadata at the root and in path form, each restricted address's in path form.
   for (const { path, address } of metadataRoutes()) routes.get(path, protectedResourceMetadata(auth, address));
   routes
-    .get('/healthz', healthCheck(deps.health ? [deps.health] : control === db ? [db] : [db, control], logger, deps.health ? [db, control] : []))
+    .get('/healthz', health.health)
+    .get('/readyz', health.ready)
     // The contract documents
     .get('/openapi.json', contractDocument('openapi.json', config.publicUrl))
     // llmstxt.org places the index at the site's root; /docs/llms.txt stays for existing readers.

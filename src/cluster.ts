@@ -13,10 +13,15 @@ import type { Database } from './platform/db/database.js';
 import type { ObjectStore } from './platform/files/object-store.js';
 import { ProcessMetrics } from './platform/metrics.js';
 import { answerClusterMetrics, clusterWorkerMetrics } from './platform/metrics-cluster.js';
-import { exitOnSignal, startBackground, startService } from './server.js';
+import { exitOnSignal, startBackground, startService, type BackgroundWork, type PrepareStart } from './server.js';
 
 const LISTENING = 'batidata:listening';
 const STOP = 'batidata:stop';
+/** The primary's start's one-time work is done (or its step under way): each worker's /readyz follows it. */
+const READY = 'batidata:ready';
+const PREPARING = 'batidata:preparing';
+/** Set in a worker's environment when it is forked while the start's one-time work runs. */
+const PREPARING_ENV = 'BATIDATA_PREPARING';
 /** A new worker must listen within this delay, or the start (or the rolling restart) fails. */
 const START_DELAY_MS = 120_000;
 /** A retiring worker's idle keep-alive connections stay open this long for a last call. */
@@ -25,6 +30,7 @@ const DRAIN_GRACE_MS = 1000;
 interface Message {
   type?: string;
   url?: string;
+  step?: string;
 }
 
 /** A worker: the API only (the primary runs the background roles), until the primary or a signal says stop. */
@@ -33,7 +39,10 @@ export async function runClusterWorker(config: Config): Promise<void> {
   const metrics = new ProcessMetrics({ node: !!config.metricsToken });
   const shared = clusterWorkerMetrics(metrics);
   // Its idle connections stay open a second once told to stop: a client's next call on one is answered with Connection: close, not cut.
-  const service = await startService({ ...config, roles: ['api'] }, { logger, migrate: false, metrics, readMetrics: shared.read, drainGraceMs: DRAIN_GRACE_MS });
+  const service = await startService(
+    { ...config, roles: ['api'] },
+    { logger, migrate: false, metrics, readMetrics: shared.read, drainGraceMs: DRAIN_GRACE_MS, preparing: process.env[PREPARING_ENV] || undefined },
+  );
   const stop = async () => {
     await service.stop();
     shared.stop();
@@ -52,6 +61,8 @@ export async function runClusterWorker(config: Config): Promise<void> {
   };
   process.on('message', (message: Message) => {
     if (message?.type === STOP) stopAndExit();
+    else if (message?.type === PREPARING && typeof message.step === 'string') service.readiness.preparing(message.step);
+    else if (message?.type === READY) service.readiness.done();
   });
   // A signal to the whole process group (Ctrl-C) reaches the workers too: they stop as the primary asks.
   process.on('SIGTERM', stopAndExit);
@@ -60,9 +71,9 @@ export async function runClusterWorker(config: Config): Promise<void> {
   process.send?.({ type: LISTENING, url: service.url });
 }
 
-/** Forks a worker and resolves with its address once it listens; rejects if it dies or takes too long first. */
-function forkWorker(): { worker: Worker; listening: Promise<string> } {
-  const worker = cluster.fork();
+/** Forks a worker and resolves with its address once it listens; rejects if it dies or takes too long first. `preparing`: the step its /readyz reports until told ready. */
+function forkWorker(preparing: string | null = null): { worker: Worker; listening: Promise<string> } {
+  const worker = cluster.fork(preparing ? { [PREPARING_ENV]: preparing } : {});
   const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`processus ${worker.id} : pas à l'écoute après ${START_DELAY_MS / 1000} s`)), START_DELAY_MS);
     const onMessage = (message: Message) => {
@@ -99,8 +110,10 @@ function retire(worker: Worker, graceMs: number): Promise<void> {
   });
 }
 
-export async function runClusterPrimary(config: Config, start: { db: Database; dceStore: ObjectStore; logger: Logger }): Promise<void> {
-  const { db, dceStore, logger } = start;
+export async function runClusterPrimary(config: Config, start: { db: Database; dceStore: ObjectStore; logger: Logger; prepare?: PrepareStart }): Promise<void> {
+  const { db, dceStore, logger, prepare } = start;
+  /** The start's one-time work's step while it runs: workers forked meanwhile start not ready. */
+  let preparing: string | null = prepare ? 'démarrage' : null;
   // A worker finishing its calls: the longest a call may last, and some margin.
   const graceMs = config.limits.operationTimeoutMs + config.limits.bodyTimeoutMs + 5000;
   const metrics = new ProcessMetrics({ node: !!config.metricsToken });
@@ -120,7 +133,7 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
     quickDeaths += 1;
     setTimeout(() => {
       if (stopping) return;
-      const next = forkWorker();
+      const next = forkWorker(preparing);
       watch(next.worker);
       next.listening.then(
         () => {
@@ -138,7 +151,7 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
   let forked: { worker: Worker; listening: Promise<string> }[] = [];
   let url: string;
   try {
-    forked = Array.from({ length: config.workers }, () => forkWorker());
+    forked = Array.from({ length: config.workers }, () => forkWorker(preparing));
     url = (await Promise.all(forked.map((f) => f.listening)))[0] as string;
   } catch (err) {
     stopping = true;
@@ -149,9 +162,47 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
     process.exit(1);
   }
   for (const f of forked) watch(f.worker);
-  const background = startBackground(config, { db, control: db, url, logger, dceStore, metrics });
+  const tell = (message: Message) => {
+    for (const worker of serving) {
+      try {
+        worker.send(message);
+      } catch {
+        // A worker exiting: its replacement is forked with the current state.
+      }
+    }
+  };
+  // From here a signal stops the workers gracefully, the start's one-time work included.
+  let background: BackgroundWork | null = null;
+  exitOnSignal(logger, async () => {
+    stopping = true;
+    await rolling;
+    const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+    await Promise.all(all.map((w) => retire(w, graceMs)));
+    stopAnswering();
+    await background?.stop();
+    await db.destroy();
+  });
+  if (prepare) {
+    logger.info({ url, workers: config.workers }, 'service à l’écoute, préparation du premier démarrage');
+    console.log(`Service à l'écoute : ${url}`);
+    await prepare({
+      db,
+      dceStore,
+      logger,
+      url,
+      preparing: (step) => {
+        preparing = step;
+        tell({ type: PREPARING, step });
+      },
+    });
+    preparing = null;
+    tell({ type: READY });
+    logger.info('service prêt (/readyz)');
+  }
+  if (stopping) return;
+  background = startBackground(config, { db, control: db, url, logger, dceStore, metrics });
   logger.info({ url, workers: config.workers, roles: background.running }, 'service démarré');
-  console.log(`Service à l'écoute : ${url}`);
+  if (!prepare) console.log(`Service à l'écoute : ${url}`);
 
   /** Rolling restart: each worker of the moment is replaced by a new one that listens first. */
   const roll = async () => {
@@ -159,7 +210,7 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
     logger.info({ workers: old.length }, 'redémarrage progressif : début');
     for (const worker of old) {
       if (stopping) return;
-      const next = forkWorker();
+      const next = forkWorker(preparing);
       try {
         await next.listening;
       } catch (err) {
@@ -183,14 +234,5 @@ export async function runClusterPrimary(config: Config, start: { db: Database; d
       .finally(() => {
         rolling = null;
       });
-  });
-  exitOnSignal(logger, async () => {
-    stopping = true;
-    await rolling;
-    const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
-    await Promise.all(all.map((w) => retire(w, graceMs)));
-    stopAnswering();
-    await background.stop();
-    await db.destroy();
   });
 }

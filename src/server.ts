@@ -20,6 +20,8 @@ import { startDeliveryWorker, type DeliveryWorker } from './domains/emails/deliv
 import { CONNECTORS } from './domains/connectors.js';
 import { startSyncScheduler, type SyncScheduler } from './sync/scheduler.js';
 import { ProcessMetrics } from './platform/metrics.js';
+import { createReadiness, type Readiness } from './platform/readiness.js';
+import { recordServiceAddress } from './platform/db/service-address.js';
 
 /**
  * The service's connections to its database. SQLite: a lock of another connection stalls
@@ -52,6 +54,8 @@ export interface RunningService {
   mailer: DeliveryWorker | null;
   /** The synchronisation with the publishers, when `SYNC=on`. */
   sync: SyncScheduler | null;
+  /** Whether the service is ready for traffic (/readyz): not before `readiness.done()` when started `preparing`. */
+  readiness: Readiness;
   stop: () => Promise<void>;
 }
 
@@ -73,6 +77,8 @@ export interface StartOptions {
    * than cut (a cluster worker's rolling restart). 0 by default: closed at once.
    */
   drainGraceMs?: number;
+  /** A step still to do after the start (a first start's demo data): /readyz answers 503 until `readiness.done()`. */
+  preparing?: string;
 }
 
 /** The background roles of a process: each runs when its role is in SERVICE_ROLES and its own setting allows it. */
@@ -141,6 +147,7 @@ export function startBackground(
 
 /** The API in this process (and the background roles its configuration gives it). */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const readiness = createReadiness(options.preparing ?? null);
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs) });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
@@ -172,8 +179,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   });
   const { port } = server.address() as AddressInfo;
   const url = config.publicUrl.replace(/:0$/, `:${port}`);
+  // For the commands of another terminal, which may not have this process's PORT or PUBLIC_URL.
+  await retryWhileBusy(() => recordServiceAddress(db, url), 60_000);
   const metrics = options.metrics ?? new ProcessMetrics({ node: !!config.metricsToken });
-  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, health, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics });
+  const app = await createApp({ config: { ...config, publicUrl: url }, db, control, health, logger, wrapRegistry: options.wrapRegistry, metrics, readMetrics: options.readMetrics, readiness });
   // While stopping, every answer says Connection: close, so that no client sends another
   // request on a connection about to close (a rolling restart loses no call that way).
   let draining = false;
@@ -213,7 +222,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       .then(() => db.destroy());
     return stopping;
   };
-  return { server, db, dceStore, logger, url, mailer: background.mailer, sync: background.sync, stop };
+  return { server, db, dceStore, logger, url, mailer: background.mailer, sync: background.sync, readiness, stop };
 }
 
 /**
@@ -231,8 +240,12 @@ export async function migrateAtStart(db: Database): Promise<void> {
   }
 }
 
-/** The start's one-time work (npm start: the demo data on first start), given the migrated database. */
-export type PrepareStart = (work: { db: Database; dceStore: ObjectStore; logger: Logger }) => Promise<void>;
+/**
+ * The start's one-time work (npm start: the demo data on first start), given the migrated
+ * database and the address the service listens on. `preparing(step)` says what is done;
+ * /readyz answers 503 with that step until the work returns (/healthz answers 200 meanwhile).
+ */
+export type PrepareStart = (work: { db: Database; dceStore: ObjectStore; logger: Logger; url: string; preparing: (step: string) => void }) => Promise<void>;
 
 /** Stops `stop` on SIGTERM or SIGINT (once), then exits 0, or 1 when stopping failed. */
 export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {

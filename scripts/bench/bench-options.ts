@@ -112,7 +112,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
         break;
       }
       default:
-        return { error: `option inconnue : ${arg}.` };
+        return { error: `option inconnue : ${arg}` };
     }
   }
   if ((only?.includes('large') || only?.includes('recherches')) && large === false) return { error: `--only=${only.join(',')} et --no-large sont incompatibles.` };

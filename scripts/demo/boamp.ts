@@ -44,7 +44,7 @@ export interface Tender {
 /** Calls for tenders kept for the demo consultation files (more than any scale writes). */
 const MAX_TENDERS = 20_000;
 
-function tenderOf(record: BoampRecord): Tender {
+export function tenderOf(record: BoampRecord): Tender {
   const objet = (JSON.parse(record.donnees) as { OBJET: { OBJET_COMPLET: string; LIEU_EXEC_LIVR: string; DUREE_DELAI: { NB_MOIS: string }; LOTS?: { LOT: { NUM: string; INTITULE: string }[] } } }).OBJET;
   return {
     idweb: record.idweb,

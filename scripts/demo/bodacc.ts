@@ -269,7 +269,7 @@ export const SHOWCASE = { opening: '2025-06-10', published: '2025-06-18', conver
  * least ten years old (its age does not depend on today, its creation day does), so that
  * the same company is picked whatever the day the demo set is written.
  */
-function companyFor(rng: Rng, companies: CompanyIndex, before: number, individualOk: boolean, today?: number): Company {
+function companyFor(rng: Rng, companies: CompanyIndex, before: number, individualOk: boolean, today?: number, accept: (c: Company) => boolean = () => true): Company {
   if (today !== undefined) {
     for (;;) {
       const company = companies.company(rng.int(0, companies.count - 1));
@@ -277,7 +277,7 @@ function companyFor(rng: Rng, companies: CompanyIndex, before: number, individua
     }
   }
   let company = companies.company(rng.int(0, companies.count - 1));
-  for (let i = 0; i < 8 && (company.creation >= before || (!individualOk && company.individual)); i++) company = companies.company(rng.int(0, companies.count - 1));
+  for (let i = 0; i < 40 && (company.creation >= before || (!individualOk && company.individual) || !accept(company)); i++) company = companies.company(rng.int(0, companies.count - 1));
   return company;
 }
 
@@ -343,7 +343,13 @@ export async function writeBodacc(
         const rng = rngFor(ctx.seed, 'bodacc', k);
         published = ctx.today - 1 - Math.floor(Math.pow(rng.next(), 1.3) * span);
         const family = FAMILIES.pick(rng);
-        const company = companyFor(rng, companies, published - 30, family !== 'conciliation');
+        // Accounts filed are those of a year the company lived through: created three months
+        // at least before the closing, not ceased before it (as the ratios file has them).
+        const closing = parseIsoDay(`${yearOfDay(published) - 1}-12-31`) as number;
+        const company =
+          family === 'dpc'
+            ? companyFor(rng, companies, closing - 90, false, undefined, (c) => c.cessation === null || c.cessation >= closing)
+            : companyFor(rng, companies, published - 30, family !== 'conciliation');
         announcement = { k, family, day: published, company };
         if (family === 'collective') {
           const [famille, nature] = COLLECTIVE.pick(rng);

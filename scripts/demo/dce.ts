@@ -24,13 +24,38 @@ export interface DemoDceFile {
   bytes: number;
 }
 
-const QUALIFICATIONS = ['Qualibat 3194 (couverture en ardoise)', 'Qualibat 2112 (maçonnerie)', 'Qualibat 7131 (isolation thermique)', 'Qualifelec E2', 'Qualibat 5322 (étanchéité)', 'RGE Qualibat'];
+/**
+ * The qualification an RC asks for a piece of work, by what the work says: slate roofing only
+ * for a roof in slate, an electrician's for electricity… First match wins; a work none of
+ * them names asks for the trade's professional qualification in general terms.
+ */
+const QUALIFICATIONS: readonly (readonly [RegExp, string])[] = [
+  [/ardoise/i, 'Qualibat 3194 (couverture en ardoise)'],
+  [/étanchéité/i, 'Qualibat 5322 (étanchéité)'],
+  [/photovolta/i, 'QualiPV (installations photovoltaïques)'],
+  [/électri|courants/i, 'Qualifelec E2'],
+  [/isolation|rénovation énergétique/i, 'Qualibat 7131 (isolation thermique) avec la mention RGE'],
+  [/couverture|toiture|zinguerie/i, 'Qualibat couverture (en tuiles et en métal) ou équivalent'],
+  [/maçonnerie|gros œuvre|pierre/i, 'Qualibat 2112 (maçonnerie)'],
+];
+const GENERAL_QUALIFICATION = 'les qualifications professionnelles correspondant aux travaux (Qualibat, Qualifelec ou équivalent)';
+
+function qualificationOf(text: string): string | null {
+  return QUALIFICATIONS.find(([pattern]) => pattern.test(text))?.[1] ?? null;
+}
+
+/** What the RC asks: per lot for a work in lots (the lots that need one), else for the work. */
+export function qualificationsAsked(t: Tender): string {
+  if (!t.lots.length) return `Qualification exigée ou équivalente : ${qualificationOf(`${t.objet} ${t.description}`) ?? GENERAL_QUALIFICATION}.`;
+  const perLot = t.lots.map((l) => [l, qualificationOf(l.intitule)] as const).filter(([, q]) => q !== null);
+  if (!perLot.length) return `Chaque candidat justifie, pour les lots auxquels il répond, ${GENERAL_QUALIFICATION}.`;
+  return `Qualifications exigées ou équivalentes, pour les lots concernés : ${perLot.map(([l, q]) => `lot ${l.numero} (${l.intitule}) : ${q}`).join(' ; ')}.`;
+}
 const PIECES_A_FOURNIR = ['le formulaire DC1 ou le DUME', 'le formulaire DC2', 'un mémoire technique', "l'attestation d'assurance décennale en cours de validité", 'les certificats de qualification professionnelle', 'le planning prévisionnel'];
 
 const paragraphsToLines = (paragraphs: string[]): string[] => paragraphs.flatMap((p) => [p, '']);
 
-function rcPages(rng: Rng, t: Tender): PdfPage[] {
-  const qualification = rng.pick(QUALIFICATIONS);
+function rcPages(t: Tender): PdfPage[] {
   return [
     {
       lines: paragraphsToLines([
@@ -51,7 +76,7 @@ function rcPages(rng: Rng, t: Tender): PdfPage[] {
       lines: paragraphsToLines([
         'Article 3 – Présentation des candidatures et des offres',
         `Chaque candidat produit ${PIECES_A_FOURNIR.join(', ')}.`,
-        `Qualification exigée ou équivalente : ${qualification}.`,
+        qualificationsAsked(t),
         'Article 4 – Jugement des offres',
         'Valeur technique : 60 % (méthodologie, moyens humains et matériels, planning) ; prix des prestations : 40 %.',
         'Article 5 – Date limite de réception des offres',
@@ -96,7 +121,7 @@ function dpgfRows(rng: Rng, lot: { numero: number; intitule: string } | null): (
 
 async function dceZip(rng: Rng, t: Tender, index: number): Promise<Buffer> {
   const entries: { name: string; data: Uint8Array }[] = [];
-  entries.push({ name: '01 RC.pdf', data: await pdfDocument(rcPages(rng, t), 'Règlement de la consultation') });
+  entries.push({ name: '01 RC.pdf', data: await pdfDocument(rcPages(t), 'Règlement de la consultation') });
   if (index % 5 === 0) entries.push({ name: '02 CCAP.odt', data: await odtDocument(ccapParagraphs(t)) });
   else entries.push({ name: '02 CCAP.pdf', data: await pdfDocument([{ lines: paragraphsToLines(ccapParagraphs(t)) }], 'CCAP') });
   const lots = t.lots.length ? t.lots : [null];

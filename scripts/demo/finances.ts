@@ -16,7 +16,7 @@ import type { Company, CompanyIndex, DemoContext } from './companies.js';
 import { registerText, type Commune } from './communes.js';
 import { address, familyName, firstName, type Address } from './names.js';
 import { rngFor, type Rng } from './prng.js';
-import { isoDay, yearOfDay } from './util.js';
+import { isoDay, parseIsoDay, yearOfDay } from './util.js';
 
 /** Share of the companies (not individual entrepreneurs) with accounts. */
 const ACCOUNTS_SHARE = 0.6;
@@ -198,7 +198,17 @@ export async function writeRneStock(ctx: DemoContext, companies: CompanyIndex, p
   return { rows, bytes: out.bytesWritten };
 }
 
-/** The ratios export: for a share of the companies, 2 to 5 closed years; a few confidential. */
+/**
+ * A first financial year closes at least this long after the company's creation (a company
+ * created in the autumn closes its first accounts the next year, as French law allows).
+ */
+const FIRST_YEAR_MIN_DAYS = 90;
+
+/**
+ * The ratios export: for a share of the companies, 2 to 5 closed years; a few confidential.
+ * Only years the company lived through: closed after its creation (its first year at least
+ * three months long), and, for a company that ceased, not after its cessation.
+ */
 export async function writeRatios(ctx: DemoContext, companies: CompanyIndex, path: string): Promise<{ rows: number; bytes: number }> {
   await mkdir(dirname(path), { recursive: true });
   const file = createWriteStream(path);
@@ -217,6 +227,8 @@ export async function writeRatios(ctx: DemoContext, companies: CompanyIndex, pat
     const simplified = c.categorieEntreprise !== 'GE' && c.categorieEntreprise !== 'ETI';
     let ca = Math.round(rng.int(80, 20_000) * 1000 * (c.categorieEntreprise === 'ETI' ? 20 : c.categorieEntreprise === 'GE' ? 300 : 1));
     for (let y = thisYear - years; y < thisYear; y++) {
+      const closing = parseIsoDay(`${y}-12-31`) as number;
+      if (closing < c.creation + FIRST_YEAR_MIN_DAYS || (c.cessation !== null && closing > c.cessation)) continue;
       ca = Math.max(0, Math.round(ca * (1 + (rng.next() - 0.45) * 0.3)));
       const margin = Math.round(ca * (0.3 + rng.next() * 0.4));
       const ebe = Math.round(ca * (rng.next() * 0.15 - 0.02));

@@ -28,7 +28,11 @@ function buyerPost(rng: Rng, b: Buyer, picker: BuyerPicker, year: number): strin
     () => `Les travaux de rénovation de la toiture de l'${school} avancent : la couverture sera achevée avant la rentrée. #travaux #école`,
     () => `Le conseil municipal a voté le programme de travaux ${year} : voirie, éclairage public, accessibilité des bâtiments communaux. Le détail sur le site de la commune.`,
     () => `Chantier de la ${communalBuilding(rng, b.region).toLowerCase()} : le marché de travaux a été attribué, démarrage du chantier le mois prochain.`,
-    () => `Avis aux entreprises : une consultation est ouverte pour ${workFor(rng, b, picker.neighbour(rng, b), year).objet.toLowerCase()}. Dossier sur notre profil acheteur.`,
+    () => {
+      // The object's first letter only: the place it names keeps its capital.
+      const objet = workFor(rng, b, picker.neighbour(rng, b), year).objet;
+      return `Avis aux entreprises : une consultation est ouverte pour ${objet.charAt(0).toLowerCase()}${objet.slice(1)}. Dossier sur notre profil acheteur.`;
+    },
     () => `Fin des travaux d'isolation et de remplacement des menuiseries à l'${school} : des économies d'énergie attendues dès cet hiver.`,
   ];
   return rng.pick(templates)();

@@ -223,8 +223,25 @@ const FOURNITURES = [
   ['Fourniture de matériaux de construction pour les services techniques', '44111000', 'Matériaux de construction'],
 ] as const;
 
-/** One thing to put out to tender for this buyer in that year; works most of the time. */
+/**
+ * The object with its place, as buyers write it (« Réfection de la toiture de la mairie à
+ * Briec »): without it, the same object read the same in every department. Before a « — lot »
+ * suffix; unchanged when the commune is named already.
+ */
+export function withPlace(objet: string, communeNom: string): string {
+  if (objet.includes(communeNom)) return objet;
+  const place = aCommune(communeNom);
+  const dash = objet.indexOf(' — ');
+  return dash < 0 ? `${objet} ${place}` : `${objet.slice(0, dash)} ${place}${objet.slice(dash)}`;
+}
+
+/** One thing to put out to tender for this buyer in that year; works most of the time; its object names its place. */
 export function workFor(rng: Rng, buyer: Buyer, otherCommuneNom: string, year: number): Work {
+  const work = drawWork(rng, buyer, otherCommuneNom, year);
+  return { ...work, objet: withPlace(work.objet, buyer.communeNom) };
+}
+
+function drawWork(rng: Rng, buyer: Buyer, otherCommuneNom: string, year: number): Work {
   const kind = rng.next();
   if (kind < 0.08) {
     const [label, cpv, desc] = rng.pick(SERVICES);

@@ -71,7 +71,7 @@ export async function runDceImport(args: string[]): Promise<number> {
           `${jobs.length} dossiers en ${((performance.now() - started) / 1000).toFixed(1)} s : ${counts.added} ajoutés, ${counts.replaced} remplacés, ${counts.unchanged} inchangés, ${counts.refused} refusés.`,
         );
       return counts.refused ? 1 : 0;
-    });
+    }, { queue: false });
   } finally {
     await extractor.close();
   }

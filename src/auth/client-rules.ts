@@ -3,6 +3,7 @@
 // and again at use (clients registered before the rule); client secrets compared with the
 // hash storage keeps of them (store/client-secret.ts).
 import type Provider from 'oidc-provider';
+import './oidc-runtime-notice.js';
 import { errors, type Configuration } from 'oidc-provider';
 import { clientSecretMatches } from './store/client-secret.js';
 

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { oidcProviderLoaded } from './oidc-runtime-notice.js';
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { loadAccount } from './store/accounts.js';
 import type { Database } from '../platform/db/database.js';
@@ -17,6 +18,8 @@ import { errorPage } from './pages.js';
 import { LEGAL_PATHS } from './legal-pages.js';
 import { clientMetadataDocuments, type ClientMetadataTestTrust } from './client-metadata-documents.js';
 import { allResources, canonicalResource } from './resources.js';
+
+oidcProviderLoaded();
 
 export const RESOURCE_SCOPES = ['mcp:read', 'mcp:write', 'mcp:public'] as const;
 /** Granted to a client that asks for no scope (the legacy connector scope). */
@@ -145,9 +148,9 @@ export async function createAuthServer(db: Database, settings: AuthServerSetting
   };
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', () => undefined);
-  // Its Koa application would print a client's aborted or timed-out request (a stack trace)
+  // It is a Koa application: it would print a client's aborted or timed-out request (a stack trace)
   // on standard error: those are the client's doing, answered already, and never logged.
-  provider.app.silent = true;
+  provider.silent = true;
   applyClientRules(provider);
   provider.use(burnCodeOnFailedRedemption(db));
   return { provider, handle: await providerHandler(provider), issuer, resource, csrfKey };

@@ -1,11 +1,14 @@
 // GET /healthz: what a call needs of the database, checked for real: reading, and taking the
 // write lock (every call writes its quota count). 200 when both work; 503 with the reason and
 // a Retry-After otherwise. A failure is logged once at error level, its recovery at info.
+// GET /readyz: the same, and 503 before that while the service still prepares itself (a first
+// start's demo data): what a load balancer should wait for before sending traffic.
 import type { Middleware } from 'koa';
 import { isBusy } from '../platform/db/busy.js';
 import { kindOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
 import { errorSummary, type Logger } from '../log.js';
+import type { Readiness } from '../platform/readiness.js';
 
 /** An answer within this delay, or the database is reported slow: a call would wait as long. */
 const HEALTH_TIMEOUT_MS = 1000;
@@ -46,13 +49,16 @@ async function check(databases: readonly Database[]): Promise<Verdict> {
 }
 
 /**
- * The health route over the service's connections (operations', and authentication's when
- * apart; on PostgreSQL a connection of its own, so that calls waiting on a table do not make
- * the service look down). `pools`: the service's other pools, which must still be open.
+ * The health route (`health`) over the service's connections (operations', and
+ * authentication's when apart; on PostgreSQL a connection of its own, so that calls waiting
+ * on a table do not make the service look down), and the readiness route (`ready`): 503
+ * `en_preparation` with the step under way while the service prepares itself, then the health
+ * route's answer. `pools`: the service's other pools, which must still be open. One state for
+ * both routes: a failure is logged once, whichever route saw it.
  */
-export function healthCheck(databases: readonly Database[], logger: Logger, pools: readonly Database[] = []): Middleware {
+export function healthRoutes(databases: readonly Database[], logger: Logger, readiness: Readiness, pools: readonly Database[] = []): { health: Middleware; ready: Middleware } {
   let failing: string | null = null;
-  return async (ctx) => {
+  const health: Middleware = async (ctx) => {
     const closed = pools.some((db) => !db.client.pool);
     const verdict: Verdict = closed ? { ok: false, database: 'injoignable', reason: 'connexions du service fermées' } : await check(databases);
     if (verdict.ok) {
@@ -69,4 +75,14 @@ export function healthCheck(databases: readonly Database[], logger: Logger, pool
     ctx.set('Retry-After', verdict.database === 'verrouillée' ? '2' : '5');
     ctx.body = { status: 'indisponible', database: verdict.database, raison: verdict.reason };
   };
+  const ready: Middleware = async (ctx, next) => {
+    if (!readiness.ready) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '5');
+      ctx.body = { status: 'en_preparation', etape: readiness.step, raison: 'le service se prépare (premier démarrage) : il recevra les appels ensuite' };
+      return;
+    }
+    await health(ctx, next);
+  };
+  return { health, ready };
 }

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { startCheckpointer } from '../platform/db/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
+import { makeRoomForWriters } from '../platform/db/writer-queue.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
@@ -230,6 +231,8 @@ export async function importFile<Raw, Row>(
           await lockForWrite(trx);
           return importer.write(trx, batch.rows, writeStamp);
         });
+        // Writers waiting for the lock (an account created meanwhile) take it now, not after the whole file.
+        await makeRoomForWriters(db);
         report.inserted += result.inserted;
         report.updated += result.updated;
         report.kept += result.kept;

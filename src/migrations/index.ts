@@ -72,6 +72,12 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => MIGRATIONS[name] as Knex.Migration,
 };
 
+/** How many migrations are still to run (reads only, once the migrations' tables exist). */
+export async function pendingMigrations(db: Database): Promise<number> {
+  const [, pending] = (await db.migrate.list({ migrationSource: source, tableName: 'knex_migrations' })) as [unknown[], unknown[]];
+  return pending.length;
+}
+
 export async function migrateLatest(db: Database): Promise<void> {
   await db.migrate.latest({ migrationSource: source, tableName: 'knex_migrations' });
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { lockForWrite, retryWhileBusy } from '../platform/db/busy.js';
 import type { Database } from '../platform/db/database.js';
+import { makeRoomForWriters } from '../platform/db/writer-queue.js';
 import { MAX_PROBLEMS_KEPT } from '../import/batches.js';
 import type { WriteCounts } from '../import/importer.js';
 import type { Connector, SyncContext, SyncPage } from './connector.js';
@@ -160,6 +161,8 @@ export async function runSync(deps: SyncDeps, connector: Connector, request: Syn
   try {
     for await (const page of connector.pages(ctx)) {
       await writePage(deps, connector, owner, leaseMs, now, page, summary, defaultImporter);
+      // Writers waiting for the lock (an account created meanwhile) take it between two pages.
+      await makeRoomForWriters(deps.db);
       deps.faultPoint?.('after-commit', summary.pages);
       summary.pages += 1;
       lastBeat = Date.now();

@@ -156,6 +156,8 @@ export async function startTestService(
     config?: Partial<Omit<Config, 'limits'>>;
     /** Reuse a database (several services on one database, or a restart); default: a fresh one. */
     database?: TestDatabaseUrl;
+    /** A step still under way at start: /readyz answers 503 until `readiness.done()`. */
+    preparing?: string;
   } = {},
 ): Promise<TestService> {
   const database = options.database ?? freshDatabase();
@@ -163,6 +165,7 @@ export async function startTestService(
     searchPath: database.searchPath,
     logger: options.logger ?? pino({ level: 'silent' }),
     wrapRegistry: options.wrapRegistry,
+    preparing: options.preparing,
   });
   let counter = 0;
   const createTestAccount: TestService['createAccount'] = async (o = {}) => {

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { kindOf, type Database } from '../../platform/db/database.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
+import { lockForWrite } from '../../platform/db/busy.js';
 import type { Plan, Role } from '../../access/caller.js';
 import type { Limits } from '../../access/quota-store.js';
 
@@ -84,6 +85,9 @@ export async function createAccount(
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountInputError(`Adresse électronique invalide : ${input.email}`);
   const userId = randomUUID();
   await db.transaction(async (trx) => {
+    // Reads then writes: SQLite's lock first, so that another writer's commit in between
+    // (an import's batch) is waited for rather than failing the write (SQLITE_BUSY_SNAPSHOT).
+    await lockForWrite(trx);
     if (await trx('users').where({ email }).first('id')) throw new AccountInputError(`Un compte existe déjà pour ${email}.`);
     await trx('users').insert({ id: userId, email, password_hash: input.passwordHash, created_at: now.toISOString() });
     if (input.organisation) {
@@ -121,6 +125,7 @@ export async function setOrganisationPlan(db: Database, name: string, changes: P
   if (changes.callsPerDay !== undefined) update.calls_per_day = changes.callsPerDay;
   if (changes.filesPerDay !== undefined) update.files_per_day = changes.filesPerDay;
   return db.transaction(async (trx) => {
+    await lockForWrite(trx);
     const org = await trx('organisations').where({ name }).first('id');
     if (!org) return false;
     if (Object.keys(update).length) await trx('organisations').where({ id: org.id }).update(update);

@@ -5,6 +5,7 @@
 // workspace stays the organisation's, its authorship shown as « compte supprimé ».
 import type { Database } from '../../platform/db/database.js';
 import { kindOf } from '../../platform/db/database.js';
+import { lockForWrite } from '../../platform/db/busy.js';
 
 /** The author of what a deleted account wrote. */
 export const DELETED_AUTHOR = 'compte supprimé';
@@ -37,6 +38,8 @@ export type ErasureOutcome = { kind: 'erased'; email: string; organisationId: st
  */
 export async function eraseAccount(db: Database, userId: string, now: Date, graceDays: number): Promise<ErasureOutcome> {
   return db.transaction(async (trx) => {
+    // Reads then writes: SQLite's lock first (another writer's commit in between would fail the write).
+    await lockForWrite(trx);
     const user = await trx('users').where('id', userId).first('email');
     if (!user) return { kind: 'not_found' } as const;
     const email = user.email as string;

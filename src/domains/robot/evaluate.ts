@@ -105,6 +105,12 @@ export async function dueAlerts(db: Database, slot: Date): Promise<DueAlert[]> {
   return rows.map(toDueAlert).filter((a) => isDue(a.frequency, a.robotSlot, slot));
 }
 
+/** Every active alert, due or not (the CLI's evaluation up to now). */
+export async function activeAlerts(db: Database): Promise<DueAlert[]> {
+  const rows = (await db('alerts').where('is_active', true).orderBy('id').select(ALERT_COLUMNS)) as Record<string, unknown>[];
+  return rows.map(toDueAlert);
+}
+
 /** One alert, due or not, active or not (the CLI's dry run). */
 export async function alertForPreview(db: Database, id: string): Promise<DueAlert | null> {
   const row = (await db('alerts').where('id', id.trim().toLowerCase()).first(ALERT_COLUMNS)) as Record<string, unknown> | undefined;
@@ -156,8 +162,14 @@ export interface EvaluationInput {
   windowMarginMs?: number;
   slot: Date;
   alerts: DueAlert[];
-  /** null: a dry run (nothing written). */
+  /** null: a dry run (nothing written), or, with `eventsOnly`, an evaluation outside the slots. */
   claim: SlotClaim | null;
+  /**
+   * Writes the events found and nothing else: no window moves, no slot is marked (the
+   * operator's `npm run robot -- --now`). The next runs read the same documents again and
+   * write no duplicate (the events' unique key), so nothing is lost either.
+   */
+  eventsOnly?: boolean;
   /** Renews the lease between chunks of a long read. */
   heartbeat?: () => Promise<void>;
 }
@@ -327,7 +339,7 @@ export async function evaluateAlerts(input: EvaluationInput): Promise<Evaluation
   await earlierChanges(input, to, found);
 
   const result: EvaluationResult = { alertsEvaluated: input.alerts.length, eventsWritten: 0, bySource: {}, found };
-  if (!claim) return result;
+  if (!claim && !input.eventsOnly) return result;
 
   const progress = (a: DueAlert) => ({ robot_slot: slot.toISOString(), robot_window_end: a.from > to ? a.from : to, last_evaluated_at: now.toISOString() });
   const quiet: DueAlert[] = [];
@@ -340,12 +352,12 @@ export async function evaluateAlerts(input: EvaluationInput): Promise<Evaluation
     const written = await retryWhileBusy(
       () =>
         db.transaction(async (trx) => {
-          if (!(await renewLease(trx, claim, now))) throw new LeaseLostError();
+          if (claim && !(await renewLease(trx, claim, now))) throw new LeaseLostError();
           const counts: Record<string, number> = {};
           // Per source (the D-7 reminders apart), in the order found: the counts of the summary.
           const groupOf = (e: NewEvent) => (e.kind === 'rappel_echeance' ? REMINDER_GROUP : e.source);
           for (const group of [...new Set(events.map(groupOf))]) counts[group] = await appendEvents(trx, a, events.filter((e) => groupOf(e) === group), now);
-          await trx('alerts').where('id', a.id).update(progress(a));
+          if (!input.eventsOnly) await trx('alerts').where('id', a.id).update(progress(a));
           return counts;
         }),
       300_000,
@@ -355,6 +367,7 @@ export async function evaluateAlerts(input: EvaluationInput): Promise<Evaluation
       result.eventsWritten += n;
     }
   }
+  if (!claim) return result;
   for (let i = 0; i < quiet.length; i += PROGRESS_BATCH) {
     const batch = quiet.slice(i, i + PROGRESS_BATCH);
     await retryWhileBusy(

@@ -5,7 +5,7 @@
 import type { Database } from '../../platform/db/database.js';
 import { retryWhileBusy } from '../../platform/db/busy.js';
 import { purgeEvents } from '../events/store.js';
-import { dueAlerts, evaluateAlerts, type EvaluationResult } from './evaluate.js';
+import { activeAlerts, dueAlerts, evaluateAlerts, type EvaluationResult } from './evaluate.js';
 import { robotSlotOf } from './schedule.js';
 import { claimSlot, finishSlot, renewLease, PROCESS_OWNER, type SlotClaim } from './slot-lease.js';
 
@@ -45,4 +45,19 @@ export async function runRobotSlot(deps: RobotDeps): Promise<RunOutcome> {
   await retryWhileBusy(() => finishSlot(db, claim, deps.now(), result), 60_000);
   const { found: _found, ...counts } = result;
   return { ran: true, slot, resumed: claim.resumed, purged, seconds: (Date.now() - started) / 1000, ...counts };
+}
+
+/**
+ * What was just imported, evaluated now (`npm run robot -- --now`): every active alert, or
+ * the one named, due or not, its window closing at `now` itself rather than an hour before.
+ * Only the events are written: windows and slots stay as the scheduled runs left them, so
+ * those runs read the same documents again (writing no duplicate) and nothing an import was
+ * still committing is lost. `now` must be the real clock: a window never closes past it.
+ */
+export async function evaluateUpToNow(deps: RobotDeps & { alertId?: string }): Promise<Omit<EvaluationResult, 'found'> & { seconds: number }> {
+  const started = Date.now();
+  const now = deps.now();
+  const alerts = (await activeAlerts(deps.db)).filter((a) => !deps.alertId || a.id === deps.alertId);
+  const { found: _found, ...counts } = await evaluateAlerts({ db: deps.db, publicUrl: deps.publicUrl, now, slot: robotSlotOf(now), alerts, claim: null, eventsOnly: true, windowMarginMs: 0 });
+  return { ...counts, seconds: (Date.now() - started) / 1000 };
 }

@@ -41,8 +41,8 @@ export async function freePort(): Promise<number> {
 
 /**
  * `npm start`'s entry with `env` over the test's environment (LOG_LEVEL=info: the call lines
- * tell the processes apart by their pid); resolves once it prints its address, or, without
- * the api role, that its background work started.
+ * tell the processes apart by their pid); resolves once it prints its address and /readyz
+ * answers 200, or, without the api role, once it says its background work started.
  */
 export async function startServiceProcess(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
   const port = env.PORT ?? String(await freePort());
@@ -100,6 +100,21 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
     child.kill('SIGKILL');
     throw err;
   });
+  // The address is printed as soon as the API listens; a first start's demo data comes after:
+  // the process is started once /readyz says so.
+  if (ready[2]) {
+    const base = ready[2];
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const status = await fetch(`${base}/readyz`).then((r) => r.status, () => 0);
+      if (status === 200) break;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        throw new Error(`démarrage : /readyz pas prêt (${status})\n${lines.slice(-20).join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

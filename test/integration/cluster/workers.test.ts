@@ -34,16 +34,19 @@ describe('WORKERS=2: one port, two API processes, background work once', functio
     await database?.cleanup();
   });
 
-  it('runs the one-time work once, before serving: the demo data imported once, one demo account', async () => {
+  it('runs the one-time work once, once the workers listen: the demo data imported once, one demo account, ready after', async () => {
     expect(svc.lines.filter((l) => l.startsWith('Compte de démonstration créé'))).to.have.length(1);
     const imports = svc.lines.filter((l) => l.startsWith('Données de démonstration'));
     expect(imports.length).to.be.greaterThan(5);
     // One import: the BOAMP notices' file is imported once (a second import would print it again).
     expect(imports.filter((l) => l.startsWith('Données de démonstration boamp'))).to.have.length(1);
-    // Every import line came before the address: nothing was served before the work was done.
+    // The workers listened first (/readyz 503 meanwhile), then the work ran, then the account.
     const address = svc.lines.findIndex((l) => l.startsWith("Service à l'écoute"));
-    expect(svc.lines.map((l) => l.startsWith('Données de démonstration')).lastIndexOf(true)).to.be.lessThan(address);
-    expect(svc.lines.findIndex((l) => l.startsWith('Compte de démonstration créé'))).to.be.lessThan(address);
+    expect(address).to.be.at.least(0);
+    expect(svc.lines.findIndex((l) => l.startsWith('Données de démonstration'))).to.be.greaterThan(address);
+    expect(svc.lines.findIndex((l) => l.startsWith('Compte de démonstration créé'))).to.be.greaterThan(svc.lines.map((l) => l.startsWith('Données de démonstration')).lastIndexOf(true));
+    expect(svc.logs().filter((l) => l.msg === 'service prêt (/readyz)')).to.have.length(1);
+    expect((await fetch(`${url}/readyz`)).status).to.equal(200);
     const started = svc.logs().find((l) => l.msg === 'service démarré');
     expect(started).to.include({ workers: 2 });
     // The background roles are the primary's: the workers run the API alone.

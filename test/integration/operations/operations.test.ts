@@ -1,4 +1,4 @@
-// Operations basics: health check, one log line per call that never holds a token or a body, the first start's demo data and account, and a graceful stop that finishes calls in flight.
+// Operations basics: health check, readiness (503 while the first start prepares its demo data, then 200), one log line per call that never holds a token or a body, the first start's demo data and account, and a graceful stop that finishes calls in flight.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -28,6 +28,12 @@ describe('health and logs', () => {
     expect(await res.json()).to.deep.equal({ status: 'ok', database: 'ok' });
   });
 
+  it('answers /readyz 200 once ready, with the health check’s answer', async () => {
+    const res = await fetch(`${svc.url}/readyz`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ status: 'ok', database: 'ok' });
+  });
+
   it('logs one line per call with operation, address, status, duration and account, never the token or the body', async () => {
     lines.length = 0;
     await svc.rest('aide.outil', { nom: 'motdepasse-secret' });
@@ -42,25 +48,62 @@ describe('health and logs', () => {
   });
 });
 
-/** `npm start`'s script in a child process, resolved once it prints its address and the demo account it creates. */
-async function startServiceProcess(databaseUrl: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; email: string; password: string }> {
+describe('readiness', () => {
+  it('answers /readyz 503 with the step under way while the service prepares, /healthz 200 meanwhile, then /readyz 200', async () => {
+    const svc = await startTestService({ preparing: 'données de démonstration' });
+    try {
+      const early = await fetch(`${svc.url}/readyz`);
+      expect(early.status).to.equal(503);
+      expect(early.headers.get('retry-after')).to.equal('5');
+      expect(await early.json()).to.include({ status: 'en_preparation', etape: 'données de démonstration' });
+      expect((await fetch(`${svc.url}/healthz`)).status).to.equal(200);
+      svc.readiness.done();
+      const ready = await fetch(`${svc.url}/readyz`);
+      expect(ready.status).to.equal(200);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+interface EarlyProbe {
+  ready: number;
+  readyBody: unknown;
+  health: number;
+}
+
+/**
+ * `npm start`'s script in a child process, resolved once it prints its address and the demo
+ * account it creates; with the output, and /readyz and /healthz as they answered when the
+ * start announced the demo import (`early`, when it did).
+ */
+async function startServiceProcess(databaseUrl: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; email: string; password: string; out: () => string; early: Promise<EarlyProbe> | null }> {
   const child = spawn(process.execPath, ['--import=tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
     stdio: 'pipe',
   });
   child.stderr.resume();
   try {
+    let early: Promise<EarlyProbe> | null = null;
+    let out = '';
     const printed = await new Promise<{ url: string; email: string; password: string }>((resolve, reject) => {
-      let out = '';
       child.stdout.on('data', (c) => {
         out += c;
         const address = /Service à l'écoute : (\S+)/.exec(out);
+        if (address?.[1] && !early && out.includes('Premier démarrage : import des données de démonstration')) {
+          const base = address[1];
+          early = (async () => {
+            const ready = await fetch(`${base}/readyz`);
+            const health = await fetch(`${base}/healthz`);
+            return { ready: ready.status, readyBody: await ready.json(), health: health.status };
+          })();
+        }
         const demo = /Compte de démonstration créé : (\S+) \/ (\S+)/.exec(out);
         if (address?.[1] && demo?.[1] && demo[2]) resolve({ url: address[1], email: demo[1], password: demo[2] });
       });
       child.once('exit', () => reject(new Error(`sortie avant écoute : ${out}`)));
     });
-    return { child, ...printed };
+    return { child, ...printed, out: () => out, early };
   } catch (err) {
     if (child.exitCode === null) child.kill('SIGKILL');
     throw err;
@@ -72,11 +115,17 @@ describe('first start', function () {
   // start (WORKERS: the cores): tens of seconds on a loaded 2-core machine.
   this.timeout(240000);
 
-  it('on an empty database imports the demo data and creates the demo account', async () => {
+  it('on an empty database imports the demo data and creates the demo account; says so, /readyz 503 until then while /healthz answers 200', async () => {
     const database = freshDatabase();
     await database.prepare();
-    const { child, url, email, password } = await startServiceProcess(database.databaseUrl);
+    const { child, url, email, password, out, early } = await startServiceProcess(database.databaseUrl);
     try {
+      expect(out()).to.include(`${url}/healthz répond déjà 200 ; ${url}/readyz répond 503 jusqu'à la fin de l'import`);
+      expect(early, 'the start announces the demo import').to.not.equal(null);
+      const probe = await (early as unknown as Promise<EarlyProbe>);
+      expect(probe).to.deep.include({ ready: 503, health: 200 });
+      expect(probe.readyBody).to.include({ status: 'en_preparation', etape: 'données de démonstration' });
+      expect((await fetch(`${url}/readyz`)).status).to.equal(200);
       const { accessToken } = await obtainToken({ baseUrl: url, email, password, scope: 'mcp:read' });
       const res = await fetch(`${url}/api/mcp/v1/entreprises.search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` }, body: '{"limit":1}' });
       expect(res.status).to.equal(200);

@@ -37,7 +37,7 @@ describe('npm run bench options', () => {
 
   it('refuses a wrong option with a French message naming it', () => {
     expect(parseBenchOptions(['--engine', 'mysql'], {})).to.deep.equal({ error: '--engine attend sqlite, postgres ou both (reçu « mysql »).' });
-    expect(parseBenchOptions(['--vite'], {})).to.deep.equal({ error: 'option inconnue : --vite.' });
+    expect(parseBenchOptions(['--vite'], {})).to.deep.equal({ error: 'option inconnue : --vite' });
     expect(parseBenchOptions(['--only=tout'], {})).to.have.property('error').that.includes('partie inconnue : tout');
     expect(parseBenchOptions(['--scale', 'national', '--scale-factor', '2'], {})).to.have.property('error').that.includes('--scale-factor');
     expect(parseBenchOptions(['--scale-factor', '0.1'], {})).to.have.property('error').that.includes('--scale national');

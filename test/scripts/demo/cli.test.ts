@@ -27,7 +27,7 @@ describe('demo data: command line', () => {
       [['--bogus'], /option inconnue : --bogus/],
       [['--today', '2026-02-30'], /--today doit être une date AAAA-MM-JJ valide/],
       [['--seed', 'abc'], /--seed doit être un entier/],
-      [['--out'], /valeur manquante ou invalide pour l'option --out/],
+      [['--out'], /valeur manquante pour l'option --out/],
       [['extra'], /argument inattendu/],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(args)));
