@@ -13,7 +13,7 @@ import type { Database } from './platform/db/database.js';
 import type { ObjectStore } from './platform/files/object-store.js';
 import { ProcessMetrics } from './platform/metrics.js';
 import { answerClusterMetrics, clusterWorkerMetrics } from './platform/metrics-cluster.js';
-import { exitOnSignal, startBackground, startService, type BackgroundWork, type PrepareStart } from './server.js';
+import { exitOnSignal, logSearchCache, startBackground, startService, type BackgroundWork, type PrepareStart } from './server.js';
 
 const LISTENING = 'batidata:listening';
 const STOP = 'batidata:stop';
@@ -52,7 +52,10 @@ export async function runClusterWorker(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     stop().then(
-      () => process.exit(0),
+      () => {
+        logSearchCache(logger);
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err: errorSummary(err) }, 'arrêt du processus en échec');
         process.exit(1);

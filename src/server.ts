@@ -247,6 +247,12 @@ export async function migrateAtStart(db: Database): Promise<void> {
  */
 export type PrepareStart = (work: { db: Database; dceStore: ObjectStore; logger: Logger; url: string; preparing: (step: string) => void }) => Promise<void>;
 
+/** At a stop, what this process' search result cache answered: counts only (per index), no query; nothing where no search ran. */
+export function logSearchCache(logger: Logger): void {
+  const stats = searchCacheStats();
+  if (Object.keys(stats).length) logger.info({ searchCache: stats }, 'cache des recherches');
+}
+
 /** Stops `stop` on SIGTERM or SIGINT (once), then exits 0, or 1 when stopping failed. */
 export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
@@ -257,8 +263,7 @@ export function exitOnSignal(logger: Logger, stop: () => Promise<void>): void {
       logger.info({ signal }, 'arrêt demandé : fin des appels en cours');
       stop().then(
         () => {
-          // Counts only (calls answered from the search result cache, per index), no query.
-          logger.info({ searchCache: searchCacheStats() }, 'cache des recherches');
+          logSearchCache(logger);
           logger.info('service arrêté');
           process.exit(0);
         },
