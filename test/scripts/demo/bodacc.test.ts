@@ -10,7 +10,9 @@ type Rec = Record<string, unknown> & { id: string; dateparution: string; famille
 const DETAILS = ['listepersonnes', 'listeetablissements', 'jugement', 'acte', 'modificationsgenerales', 'radiationaurcs', 'depot', 'listeprecedentproprietaire'];
 const FAMILIES = ['creation', 'immatriculation', 'collective', 'conciliation', 'retablissement_professionnel', 'modification', 'radiation', 'dpc', 'vente', 'divers'];
 
-describe('demo data: BODACC', () => {
+describe('demo data: BODACC', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   let text: string;
   let records: Rec[];
 

@@ -20,7 +20,9 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-describe('demo data: command line', () => {
+describe('demo data: command line', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   it('refuses bad arguments with a French message and exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [['--scale', 'huge'], /--scale doit valoir small ou large/],

@@ -11,7 +11,9 @@ import { readDemo, smallDemo } from './fixture.js';
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
 
-describe('demo data: coherence', () => {
+describe('demo data: coherence', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   /** Creation and cessation days of each company, from the SIRENE units file. */
   let lives: Map<string, { creation: number; cessation: number | null }>;
   let notices: BoampRecord[];

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { writeDemoData } from '../../../scripts/demo/index.js';
 import { SEED, smallDemo, tempDir, TODAY } from './fixture.js';
 
-describe('demo data: determinism', () => {
+describe('demo data: determinism', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   it('writes byte-identical files for the same seed and date, different ones for another seed', async () => {
     const first = await smallDemo();
     const again = await writeDemoData({ scale: 'small', outDir: tempDir(), today: TODAY, seed: SEED });

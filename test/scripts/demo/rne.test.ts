@@ -35,7 +35,9 @@ function readZip(path: string): Promise<{ name: string; text: string }[]> {
   });
 }
 
-describe('demo data: RNE stock', () => {
+describe('demo data: RNE stock', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   let records: Json[];
   let units: Map<string, Record<string, string>>;
 

@@ -41,7 +41,9 @@ const DEPTS = new Set(DEPARTEMENTS.map((d) => d.code));
 const TRANCHES = new Set(['NN', '00', '01', '02', '03', '11', '12', '21', '22', '31', '32', '41', '42', '51', '52', '53']);
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
-describe('demo data: SIRENE stock files', () => {
+describe('demo data: SIRENE stock files', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   let unites: ReturnType<typeof readTable>;
   let etabs: ReturnType<typeof readTable>;
   let unitesText: string;

@@ -21,7 +21,9 @@ function lines(text: string): string[][] {
 const lists: SitadelList[] = ['logements', 'locaux', 'demolir', 'amenager'];
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 
-describe('demo data: Sitadel lists', () => {
+describe('demo data: Sitadel lists', function () {
+  // Writing the demo set (its consultation files' zips included) takes seconds, tens on a loaded 2-core machine.
+  this.timeout(120_000);
   const rows = new Map<SitadelList, Record<string, string>[]>();
   let sirenes: Set<string>;
   let legal: Map<string, string>;
