@@ -14,7 +14,7 @@
 import type { Knex } from 'knex';
 import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
-import { bestMatches, matchingKeys, orderByRelevance, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
+import { bestMatches, matchingKeys, orderByRelevance, rankKeys, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
 
 export interface SearchPageSpec {
@@ -124,8 +124,21 @@ async function computePage(
     return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit, total: await counted(spec.base.clone()) };
   }
 
-  const total = await counted(spec.base.clone().join(matchingKeys(db, spec.index, parsed).as('mk'), 'mk.key', spec.key));
+  // The count reads the records passing the filters, up to the cap: below it, they are every
+  // record that passes, and ranking them alone gives the page (see below).
+  const capped = (await spec.base
+    .clone()
+    .join(matchingKeys(db, spec.index, parsed).as('mk'), 'mk.key', spec.key)
+    .select({ k: spec.key })
+    .limit(page.countCap)) as { k: string }[];
+  const total = capped.length;
   if (!total) return { keys: [], hasMore: false, total: 0 };
+  if (spec.filtered && total < page.countCap) {
+    // Every passing record is known: rank those alone (a lookup each) rather than every match
+    // of the words, most of which the filters reject. MEASURED
+    const hits = await rankKeys(db, spec.index, parsed, [...new Set(capped.map((r) => r.k))]);
+    return { ...slice(await passing(db, spec, hits, wanted)), total };
+  }
   // Read the best matches of the index, widening until enough pass (all of them when the
   // filters pass everything); past WIDEST, the database ranks the join itself.
   let read = spec.filtered ? Math.max(wanted * FIRST_READ_PER_RESULT, 200) : wanted;
