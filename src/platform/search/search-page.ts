@@ -2,9 +2,11 @@
 // newest then key otherwise, with a capped count. The domain gives its query with its
 // filters; this module picks how to rank it:
 // - words alone: ranked in the index (`bestMatches`), only the best matches read;
-// - words and filters: the best matches of the index, widened until enough pass the filters
-//   (the first of them that pass are the first overall: a match outside the best read ranks
-//   below every one read), and only for rare passes the whole join ranked by the database;
+// - words and filters: the count reads the records passing the filters up to its cap; below
+//   the cap they are all the passing records, ranked alone; at the cap, the best matches of
+//   the index, widened until enough pass the filters (the first of them that pass are the
+//   first overall: a match outside the best read ranks below every one read), and only for
+//   rare passes the whole join ranked by the database;
 // - no words: the filters and the date order, in the database.
 // Measured on the large demo set (2 cores, SQLite): a two-word query matching 30,000 posts
 // took 160–250 ms through the whole join, ranked by the database, and takes a few
@@ -134,8 +136,11 @@ async function computePage(
   const total = capped.length;
   if (!total) return { keys: [], hasMore: false, total: 0 };
   if (spec.filtered && total < page.countCap) {
-    // Every passing record is known: rank those alone (a lookup each) rather than every match
-    // of the words, most of which the filters reject. MEASURED
+    // Every passing record is known: rank those alone (bm25 or ts_rank for them only) and
+    // order them in one statement, rather than rank every match of the words, most of which
+    // the filters reject. Measured on the large set (SQLite, 200 distinct questions of the
+    // bench's stream, same answers): CPU per question 34 → 24 ms for companies, 15 → 11 ms
+    // for awards.
     const hits = await rankKeys(db, spec.index, parsed, [...new Set(capped.map((r) => r.k))]);
     return { ...slice(await passing(db, spec, hits, wanted)), total };
   }
