@@ -2,9 +2,11 @@
 // newest then key otherwise, with a capped count. The domain gives its query with its
 // filters; this module picks how to rank it:
 // - words alone: ranked in the index (`bestMatches`), only the best matches read;
-// - words and filters: the best matches of the index, widened until enough pass the filters
-//   (the first of them that pass are the first overall: a match outside the best read ranks
-//   below every one read), and only for rare passes the whole join ranked by the database;
+// - words and filters: the count reads the records passing the filters up to its cap; below
+//   the cap they are all the passing records, ranked alone; at the cap, the best matches of
+//   the index, widened until enough pass the filters (the first of them that pass are the
+//   first overall: a match outside the best read ranks below every one read), and only for
+//   rare passes the whole join ranked by the database;
 // - no words: the filters and the date order, in the database.
 // Measured on the large demo set (2 cores, SQLite): a two-word query matching 30,000 posts
 // took 160–250 ms through the whole join, ranked by the database, and takes a few
@@ -14,7 +16,7 @@
 import type { Knex } from 'knex';
 import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
-import { bestMatches, matchingKeys, orderByRelevance, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
+import { bestMatches, matchingKeys, orderByRelevance, rankKeys, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
 
 export interface SearchPageSpec {
@@ -124,8 +126,24 @@ async function computePage(
     return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit, total: await counted(spec.base.clone()) };
   }
 
-  const total = await counted(spec.base.clone().join(matchingKeys(db, spec.index, parsed).as('mk'), 'mk.key', spec.key));
+  // The count reads the records passing the filters, up to the cap: below it, they are every
+  // record that passes, and ranking them alone gives the page (see below).
+  const capped = (await spec.base
+    .clone()
+    .join(matchingKeys(db, spec.index, parsed).as('mk'), 'mk.key', spec.key)
+    .select({ k: spec.key })
+    .limit(page.countCap)) as { k: string }[];
+  const total = capped.length;
   if (!total) return { keys: [], hasMore: false, total: 0 };
+  if (spec.filtered && total < page.countCap) {
+    // Every passing record is known: rank those alone (bm25 or ts_rank for them only) and
+    // order them in one statement, rather than rank every match of the words, most of which
+    // the filters reject. Measured on the large set (SQLite, 200 distinct questions of the
+    // bench's stream, same answers): CPU per question 34 → 24 ms for companies, 15 → 11 ms
+    // for awards.
+    const hits = await rankKeys(db, spec.index, parsed, [...new Set(capped.map((r) => r.k))]);
+    return { ...slice(await passing(db, spec, hits, wanted)), total };
+  }
   // Read the best matches of the index, widening until enough pass (all of them when the
   // filters pass everything); past WIDEST, the database ranks the join itself.
   let read = spec.filtered ? Math.max(wanted * FIRST_READ_PER_RESULT, 200) : wanted;

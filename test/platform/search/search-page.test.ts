@@ -1,4 +1,4 @@
-// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the database for rare filter passes or no words; pages follow one another without gap or repeat.
+// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words; pages follow one another without gap or repeat.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
@@ -97,6 +97,26 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function (
       if (want.length > 900) {
         const deep = await searchPage(db, parsed, spec(), { offset: 900, limit: 50, countCap: 1000 });
         expect(deep.keys).to.deep.equal(want.slice(900, 950));
+      }
+    });
+  }
+
+  // Below the count's cap every passing record is read and ranked alone; at the cap the
+  // index's best matches are widened: both sides of the boundary answer the same.
+  for (const c of [
+    { query: 'toiture ecole', departements: ['29', '35', '56'] },
+    { query: 'gymnase, voirie', departements: ['35'] },
+  ]) {
+    it(`words and a filter, a count cap just below, at and above the passing records (${c.query})`, async () => {
+      const want = await reference(c.query, c.departements);
+      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', then: { column: 'p.date', order: 'desc' as const }, filtered: true });
+      for (const countCap of [want.length - 1, want.length, want.length + 1]) {
+        for (const offset of [0, 100, want.length - 20]) {
+          const page = await searchPage(db, parseQuery(c.query), spec(), { offset, limit: 50, countCap });
+          expect(page.total).to.equal(Math.min(want.length, countCap));
+          expect(page.keys).to.deep.equal(want.slice(offset, offset + 50));
+          expect(page.hasMore).to.equal(offset + 50 < want.length);
+        }
       }
     });
   }
