@@ -39,10 +39,10 @@ export class CallPath {
    * `readArgs` reads the arguments (the REST body, the MCP `arguments`) after admission,
    * so a call refused for its body or the shape of its arguments is counted too.
    */
-  async call(operation: string, caller: Caller, readArgs: () => unknown): Promise<Record<string, unknown>> {
+  async call(operation: string, given: Caller, readArgs: () => unknown): Promise<Record<string, unknown>> {
     const op = this.find(operation);
-    this.admitUnderLoad();
-    await this.deps.quota.admitCall(caller);
+    await this.admitUnderLoad(given);
+    const caller = await this.deps.quota.admitCall(given);
     const args = await readArgs();
     checkScope(op, caller);
     checkWorkspaceRights(op, caller);
@@ -58,8 +58,11 @@ export class CallPath {
     return op;
   }
 
-  private admitUnderLoad(): void {
-    if (this.deps.saturated?.()) throw new UnavailableError('Service saturé : trop d’appels attendent la base de données ; réessayer dans quelques secondes.', 2);
+  private async admitUnderLoad(caller: Caller): Promise<void> {
+    if (!this.deps.saturated?.()) return;
+    // A token revoked meanwhile is refused as such (401), not as a saturation.
+    if (caller.unconfirmed) await caller.unconfirmed.confirm();
+    throw new UnavailableError('Service saturé : trop d’appels attendent la base de données ; réessayer dans quelques secondes.', 2);
   }
 
   private validate(op: OperationEntry, args: unknown): void {

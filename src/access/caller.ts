@@ -30,6 +30,12 @@ export interface Caller extends Omit<CallerAccount, 'userId'> {
   grantId: string | null;
   /** Where the call came in: REST, or one of the three MCP addresses. */
   address: 'rest' | ProfileName;
+  /**
+   * PostgreSQL, an identity taken from memory without reading its version: the admission
+   * checks `identityVersion` in its own statement (one round trip instead of two), and
+   * `confirm` reads the identity again when it changed (a revocation: 401; a plan: new limits).
+   */
+  unconfirmed?: { identityVersion: string; confirm: () => Promise<Caller> };
 }
 
 /** The caller of an account, through an access: a token's scopes and client, or the web pages'. */

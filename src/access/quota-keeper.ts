@@ -2,7 +2,7 @@
 // and 24 h (every call counts, whatever its outcome, but a call refused by a quota), and
 // distinct consultation files opened per Paris calendar day.
 import type { Caller } from './caller.js';
-import type { Limits, QuotaStore } from './quota-store.js';
+import { StaleIdentityError, type Limits, type QuotaStore } from './quota-store.js';
 import { DatabaseBusyError } from '../platform/db/busy.js';
 import { QuotaExceededError, QuotaUnavailableError, ServiceError } from '../errors.js';
 import { nextParisMidnight, parisDay } from '../platform/paris-time.js';
@@ -80,7 +80,7 @@ export class QuotaKeeper {
       }
       return result;
     } catch (err) {
-      if (err instanceof ServiceError) throw err;
+      if (err instanceof ServiceError || err instanceof StaleIdentityError) throw err;
       if (!this.failing) {
         this.failing = true;
         this.report.onFailure?.(err);
@@ -91,10 +91,23 @@ export class QuotaKeeper {
     }
   }
 
-  async admitCall(caller: Caller): Promise<void> {
+  /**
+   * Returns the caller as admitted: an identity from memory (`unconfirmed`) is checked by the
+   * admission's statement and, when it changed, read again (this may refuse the call: 401)
+   * and admitted with what it now says; it is never counted twice.
+   */
+  async admitCall(caller: Caller): Promise<Caller> {
     const now = this.now().getTime();
-    const verdict = await this.guarded(() => this.store.admitCall(caller.accountId, caller.limits, now));
-    if (verdict.admitted) return;
+    const check = caller.unconfirmed;
+    let verdict;
+    try {
+      verdict = await this.guarded(() => this.store.admitCall(caller.accountId, caller.limits, now, check?.identityVersion));
+    } catch (err) {
+      if (!(err instanceof StaleIdentityError) || !check) throw err;
+      // The confirmed caller has no `unconfirmed`: one more admission at most.
+      return this.admitCall(await check.confirm());
+    }
+    if (verdict.admitted) return caller;
     const wait = Math.max(1, Math.ceil((verdict.retryAfterMs - now) / 1000));
     this.report.onRefusal?.(verdict.ceiling === 'minute' ? 'minute' : 'day');
     const rates = await this.subscribedRates(caller);

@@ -37,9 +37,23 @@ export interface QuotaState {
   filesToday: number;
 }
 
+/**
+ * The caller's identity changed since the version it was checked against (PostgreSQL): the
+ * call was neither counted nor refused; its identity is to be read again, then admitted.
+ */
+export class StaleIdentityError extends Error {
+  constructor() {
+    super('identité à relire');
+  }
+}
+
 export interface QuotaStore {
-  /** Counts the call if both windows have room; a refused call is not counted. */
-  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict>;
+  /**
+   * Counts the call if both windows have room; a refused call is not counted. With
+   * `identityVersion` (PostgreSQL: the identity version its caller was checked against), the
+   * call is counted only if that version is still current, else StaleIdentityError.
+   */
+  admitCall(accountId: string, limits: Limits, nowMs: number, identityVersion?: string): Promise<CallVerdict>;
   /** The first opening of a file in the (Paris) day takes a unit; a re-read that day is free. */
   openFile(accountId: string, fileKey: string, day: string, limits: Limits, nowMs: number): Promise<FileVerdict>;
   state(accountId: string, day: string, nowMs: number): Promise<QuotaState>;
@@ -141,6 +155,8 @@ interface PendingAdmission {
   accountId: string;
   limits: Limits;
   nowMs: number;
+  /** PostgreSQL: the identity version to check before counting (null: none). */
+  version?: string | null;
   resolve: (verdict: CallVerdict) => void;
   reject: (err: unknown) => void;
 }
@@ -317,9 +333,9 @@ class PostgresQuotaStore implements QuotaStore {
    * `admitSteps`, every account's lock taken first, one commit for the group). Groups run
    * side by side on the pool's connections; the locks keep each account's counts exact.
    */
-  admitCall(accountId: string, limits: Limits, nowMs: number): Promise<CallVerdict> {
+  admitCall(accountId: string, limits: Limits, nowMs: number, identityVersion?: string): Promise<CallVerdict> {
     return new Promise<CallVerdict>((resolve, reject) => {
-      this.queue.push({ accountId, limits, nowMs, resolve, reject });
+      this.queue.push({ accountId, limits, nowMs, version: identityVersion ?? null, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => {
@@ -333,15 +349,18 @@ class PostgresQuotaStore implements QuotaStore {
 
   private async decide(group: PendingAdmission[]): Promise<void> {
     try {
-      const { rows } = await this.db.raw('select admitted, ceiling, retry_after_ms from quota_admit(?::varchar[], ?::bigint[], ?::bigint[], ?::bigint[])', [
+      // Migration 0031's quota_admit: the identity versions checked in the same statement.
+      const { rows } = await this.db.raw('select admitted, ceiling, retry_after_ms, stale from quota_admit(?::varchar[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])', [
         group.map((p) => p.accountId),
         group.map((p) => p.limits.callsPerMinute),
         group.map((p) => p.limits.callsPerDay),
         group.map((p) => p.nowMs),
+        group.map((p) => p.version ?? null) as unknown as string[],
       ]);
       group.forEach((p, i) => {
-        const row = (rows as { admitted: boolean; ceiling: 'minute' | 'day'; retry_after_ms: string | number }[])[i];
+        const row = (rows as { admitted: boolean; ceiling: 'minute' | 'day'; retry_after_ms: string | number; stale: boolean }[])[i];
         if (!row) return p.reject(new Error('quota_admit : verdict manquant'));
+        if (row.stale) return p.reject(new StaleIdentityError());
         if (row.admitted) return p.resolve({ admitted: true });
         p.resolve({ admitted: false, ceiling: row.ceiling, limit: row.ceiling === 'minute' ? p.limits.callsPerMinute : p.limits.callsPerDay, retryAfterMs: Number(row.retry_after_ms) });
       });

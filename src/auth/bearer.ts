@@ -4,7 +4,7 @@
 import { callerOf, type Caller } from '../access/caller.js';
 import { loadAccount, type AccountRecord } from './store/accounts.js';
 import { changeStamp } from '../platform/db/change-stamp.js';
-import type { Database } from '../platform/db/database.js';
+import { kindOf, type Database } from '../platform/db/database.js';
 import { recordGrantUse } from './store/oauth-store.js';
 import { DpopProofStore } from './store/dpop-proofs.js';
 import { DPOP_ALGS, DPOP_PROOF_WINDOW_SECONDS, DpopProofError, verifyDpopProof } from './dpop.js';
@@ -88,15 +88,20 @@ export class BearerAuthenticator {
 
   /**
    * `request` is needed for DPoP-bound tokens only; without it such a token is refused
-   * (its proof cannot be checked), never accepted as a bearer token.
+   * (its proof cannot be checked), never accepted as a bearer token. `admissionFollows`: the
+   * caller goes straight to the quota admission (the call path), which then checks on
+   * PostgreSQL the version of an identity taken from memory in its own statement (the
+   * caller's `unconfirmed`) instead of a read of the version here: one round trip per call
+   * instead of two (0.39 ms of CPU per admitted call before).
    */
-  async authenticate(authorization: string | undefined, address: Caller['address'], request?: RequestProof): Promise<Caller> {
+  async authenticate(authorization: string | undefined, address: Caller['address'], request?: RequestProof, options: { admissionFollows?: boolean } = {}): Promise<Caller> {
     if (!authorization) throw new UnauthenticatedError('Authentification requise : envoyer « Authorization: Bearer <jeton> » (jeton OAuth obtenu par le flux d’autorisation).');
     const match = /^(Bearer|DPoP) +([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization.trim());
     if (!match?.[1] || !match[2]) throw new TokenRefusal('En-tête Authorization invalide : « Bearer <jeton> » ou « DPoP <jeton> » attendu.', 'invalid_request');
     const dpopScheme = match[1].toLowerCase() === 'dpop';
     const token = match[2];
-    const identity = await this.identify(token);
+    const remembered = options.admissionFollows ? this.remembered(token) : null;
+    const identity = remembered?.identity ?? (await this.identify(token));
     if (!audienceAllows(identity.audience, this.auth.issuer, address))
       throw new TokenRefusal(
         `Jeton émis pour une autre adresse (${identity.audience.filter((a) => typeof a === 'string').join(', ')}) : il ne vaut que là. Pour toutes les adresses, demander un jeton pour la ressource ${canonicalResource(this.auth.issuer)}.`,
@@ -105,7 +110,24 @@ export class BearerAuthenticator {
     if (identity.jkt !== null) await this.checkProof(token, identity.jkt, dpopScheme, request);
     else if (dpopScheme) throw new DpopRefusal('Jeton non lié à une clé DPoP : l’envoyer avec le schéma Bearer.', 'invalid_token');
     if (identity.grantId) await this.noteUse(identity.grantId);
-    return callerOf(identity.account, { scopes: identity.scopes, clientId: identity.clientId, grantId: identity.grantId, address });
+    const caller = callerOf(identity.account, { scopes: identity.scopes, clientId: identity.clientId, grantId: identity.grantId, address });
+    if (!remembered) return caller;
+    return { ...caller, unconfirmed: { identityVersion: remembered.version, confirm: () => this.authenticate(authorization, address, request) } };
+  }
+
+  /**
+   * PostgreSQL: the identity of a token in memory and the version it was read at, without
+   * reading the version (the admission checks it); null when it must be read now (SQLite,
+   * whose check costs no round trip; an unknown or expired token; nothing read yet; a
+   * DPoP-bound token, whose proof, once used, could not be checked again after a re-read).
+   */
+  private remembered(token: string): { identity: Identity; version: string } | null {
+    if (this.stamp === null || !this.stamp.startsWith('pg:') || kindOf(this.db) === 'sqlite') return null;
+    const version = this.stamp.slice(3);
+    if (!/^[0-9]+$/.test(version)) return null;
+    const known = this.identities.get(token);
+    if (!known || known.jkt !== null || known.exp <= Math.floor(this.now().getTime() / 1000)) return null;
+    return { identity: known, version };
   }
 
   /** RFC 9449 §7: the DPoP scheme, a valid proof for this request and this token, never seen before. */

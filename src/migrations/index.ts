@@ -32,6 +32,7 @@ import * as dceKindsAndContactDetails from './0027-dce-kinds-and-contact-details
 import * as publishedFormats from './0028-published-formats.js';
 import * as postgresCallPath from './0029-postgres-call-path.js';
 import * as searchUnderLoad from './0030-search-under-load.js';
+import * as admissionChecksIdentity from './0031-admission-checks-identity.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0028-published-formats': publishedFormats,
   '0029-postgres-call-path': postgresCallPath,
   '0030-search-under-load': searchUnderLoad,
+  '0031-admission-checks-identity': admissionChecksIdentity,
 };
 
 const source: Knex.MigrationSource<string> = {

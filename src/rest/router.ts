@@ -50,7 +50,8 @@ export async function createRestRouter(deps: {
     const op = contract.operation(name);
     if (!op) throw new NotFoundError(`Opération inconnue : « ${name} ».`);
     noteCall(ctx, { operation: op.name });
-    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest', { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined });
+    // The call path admits the caller right after: on PostgreSQL that admission checks the identity's version.
+    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest', { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined }, { admissionFollows: true });
     noteCall(ctx, { accountId: caller.accountId });
     ctx.body = await callPath.call(op.name, caller, async () => {
       if (op.method === 'get') return {};
