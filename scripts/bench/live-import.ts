@@ -1,5 +1,5 @@
-// The service while a large import writes into its own database (issue « Degrade, never
-// freeze »): the SIRENE units file (1,000,000 rows) imported by `npm run import` in another
+// The service while a large import writes into its own database (degrade, never freeze):
+// the SIRENE units file (1,000,000 rows) imported by `npm run import` in another
 // process while calls keep coming. Each import batch holds SQLite's write lock ~0.5 s; the
 // service must keep answering: the contract document (no database: its latency is the event
 // loop's stalls, plus a loopback round trip) and an admitted REST call (token, quota write).
@@ -27,7 +27,7 @@ function line(label: string, times: number[]): string {
 function createAccount(databaseUrl: string, n: number): Promise<{ ms: number; ok: boolean; error: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import=tsx', 'scripts/account-create.ts', '--email', `pendant-import-${n}@exemple.fr`, '--password', 'motdepasse1'], {
+    const child = spawn(process.execPath, ['--import=tsx', 'scripts/account-create.ts', '--email', `pendant-import-${n}@exemple.fr`, '--password', 'Pendant-l-import-2026'], {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
