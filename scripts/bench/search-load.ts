@@ -30,6 +30,7 @@ import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
 import { startProcess, stopProcess } from './processes.js';
 import type { Engine } from './engines.js';
+import { Rng } from '../demo/prng.js';
 
 
 /** The target of this 2-core machine, per search, on either engine, with one service process. */
@@ -49,16 +50,10 @@ const BUILT_MARK = 'search-load-built-1';
 
 // --- The query stream ---------------------------------------------------------------------
 
-/** A small deterministic generator (mulberry32): the same stream on every run and engine. */
+/** A small deterministic generator (the demo data's mulberry32): the same stream on every run and engine. */
 function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const TRADES = [

@@ -1,16 +1,14 @@
 // A caller taken from memory and checked by its quota admission (PostgreSQL: the identity's version checked in the admission's own statement) is exact: a token revoked or a plan changed by another connection since is seen by that very admission (401, not counted; or admitted with the new limits), and nothing is counted twice; on SQLite (checked at authentication, no round trip) the change is seen on the next call.
 import { expect } from 'chai';
 import { BearerAuthenticator } from '../../src/auth/bearer.js';
-import type { AuthServer } from '../../src/auth/provider.js';
-import { createAccount, setOrganisationPlan } from '../../src/auth/store/accounts.js';
+import { setOrganisationPlan } from '../../src/auth/store/accounts.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
-import { oauthAdapterFactory } from '../../src/auth/store/oauth-store.js';
 import { createQuotaStore } from '../../src/access/quota-store.js';
 import { QuotaKeeper } from '../../src/access/quota-keeper.js';
 import type { Caller } from '../../src/access/caller.js';
 import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
+import { tokenFixture } from '../helpers/token-fixture.js';
 
-const RESOURCE = 'http://127.0.0.1:1/api/mcp';
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
 describe('the admission checks a remembered identity', () => {
@@ -18,32 +16,7 @@ describe('the admission checks a remembered identity', () => {
   let db: Database;
   let other: Database;
   let clock = T0;
-  let n = 0;
-  let adapter: InstanceType<ReturnType<typeof oauthAdapterFactory>>;
-
-  const auth = {
-    issuer: 'http://127.0.0.1:1',
-    resource: RESOURCE,
-    provider: {
-      AccessToken: {
-        find: async (value: string) => {
-          const payload = await adapter.find(value);
-          if (!payload) return undefined;
-          return { ...payload, isExpired: (payload.exp as number) <= clock / 1000 };
-        },
-      },
-    },
-  } as unknown as AuthServer;
-
-  async function accountWithToken(): Promise<{ userId: string; organisation: string; token: string }> {
-    n += 1;
-    const organisation = `Org admission ${n}`;
-    const account = await createAccount(db, { email: `admission${n}@exemple.fr`, passwordHash: 'x', organisation, plan: 'free' }, new Date(clock));
-    const token = `jeton-admission-${n}-${'x'.repeat(30)}`;
-    const iat = Math.floor(clock / 1000);
-    await adapter.upsert(token, { kind: 'AccessToken', jti: token, accountId: account.userId, aud: RESOURCE, scope: 'mcp:read', clientId: 'client', grantId: `grant-admission-${n}`, iat, exp: iat + 3600 }, 3600);
-    return { userId: account.userId, organisation, token };
-  }
+  const { auth, accountWithToken } = tokenFixture({ label: 'admission', db: () => db, clock: () => clock });
 
   const logged = async (userId: string) => Number((await db('call_log').where('account_id', userId).count({ n: '*' }))[0]?.n);
   const outcome = (p: Promise<unknown>) => p.then(() => 'admis', (err: { code?: string }) => err.code);
@@ -59,7 +32,6 @@ describe('the admission checks a remembered identity', () => {
     migrated = await openMigratedDatabase();
     db = migrated.db;
     other = openDatabase(migrated.databaseUrl);
-    adapter = new (oauthAdapterFactory(db))('AccessToken');
   });
   after(async () => {
     await other.destroy();
@@ -81,13 +53,13 @@ describe('the admission checks a remembered identity', () => {
   });
 
   it('a token revoked by another connection since it was remembered is refused by the admission, uncounted', async () => {
-    const { token, userId } = await accountWithToken();
+    const { token, userId, grantId } = await accountWithToken();
     const b = new BearerAuthenticator(auth, db, () => new Date(clock));
     const keeper = new QuotaKeeper(createQuotaStore(db), () => new Date(clock));
     await call(b, keeper, token);
     await call(b, keeper, token);
     const given = await b.authenticate(`Bearer ${token}`, 'rest', undefined, { admissionFollows: true });
-    await other('oauth_store').where({ grant_id: `grant-admission-${n}` }).delete();
+    await other('oauth_store').where({ grant_id: grantId }).delete();
     // SQLite checked the token at its authentication, before the revocation.
     expect(await outcome(keeper.admitCall(given))).to.equal(usingPostgres ? 'unauthenticated' : 'admis');
     const counted = usingPostgres ? 2 : 3;
