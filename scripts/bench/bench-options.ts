@@ -16,7 +16,8 @@ export const HELP = `npm run bench [-- options] : mesures de débit et de latenc
 (jamais vérifiées par les tests). Machine de référence : 2 cœurs.
 
 Parties (toutes par défaut, sauf « national ») :
-  appel       appel admis (authentification + quota) à côté d'un serveur node:http nu, SQLite
+  appel       appel admis (authentification + quota) à côté d'un serveur node:http nu, sur les
+              moteurs de --engine, le service en un processus puis avec WORKERS par défaut
   dce         dossiers de consultation : extraction, dce.read, mémoire d'une archive de 200 Mo
   evenements  events.poll d'une page pleine (100 événements)
   robot       robot des alertes : 10 000 alertes × 10 000 documents nouveaux
@@ -36,7 +37,7 @@ Parties (toutes par défaut, sauf « national ») :
 Options :
   --help                      cette aide
   --engine sqlite|postgres|both
-                              moteurs des parties « moteurs » et « recherches » (défaut : both) ; PostgreSQL :
+                              moteurs des parties « appel », « moteurs » et « recherches » (défaut : both) ; PostgreSQL :
                               BENCH_DATABASE_URL (défaut postgres://postgres@127.0.0.1:5432/test),
                               un schéma par exécution, supprimé à la fin
   --only=PARTIE[,PARTIE…]     seulement ces parties (ex. --only=moteurs)
