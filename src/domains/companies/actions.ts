@@ -9,6 +9,7 @@ import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
 import { detailsBySiren, NO_DETAILS, type CompanyDetails } from './details.js';
+import { MAX_PROCEEDINGS, recordPartsBySiren } from './record-parts.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import { InvalidArgumentsError } from '../../errors.js';
@@ -31,8 +32,7 @@ const META = {
   profondeur_max: MAX_SEARCH_DEPTH,
 };
 
-/** Proceedings listed on a company's record, newest first. */
-export const MAX_PROCEEDINGS = 20;
+export { MAX_PROCEEDINGS };
 
 type Proceeding = CompanyRecord['fields']['procedures_collectives'][number];
 
@@ -185,11 +185,16 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       // A SIRET of another company is no establishment of this one: nothing to show, as for an unknown one.
       if (args.siren && args.siret && !args.siret.startsWith(args.siren)) return { results: [], next_cursor: null, total_estimated: 0, _meta: META };
       const today = parisDay(now());
-      const view = args.siret ? await companyBySiret(db, args.siret, today) : await companyBySiren(db, args.siren as string, today);
+      if (!args.siret) {
+        const { view, proceedings, details } = await recordPartsBySiren(db, args.siren as string, today);
+        const results = view ? [companyRecord(view, publicUrl, false, proceedings, details)] : [];
+        return { results, next_cursor: null, total_estimated: results.length, _meta: META };
+      }
+      const view = await companyBySiret(db, args.siret, today);
       const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? null) : null;
       const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
       const details = siren ? ((await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS) : NO_DETAILS;
-      const results = view ? [companyRecord(view, publicUrl, !!args.siret, proceedings, details)] : [];
+      const results = view ? [companyRecord(view, publicUrl, true, proceedings, details)] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
     'entreprises.search': async (args) => {
