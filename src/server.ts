@@ -10,6 +10,7 @@ import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer
 import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
+import { restoreSearchIndexes } from './platform/search/full-text.js';
 import { createLogger, errorSummary, type Logger } from './log.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodic-task.js';
 import { purgeExpiredAuthRows } from './auth/store/expired-rows.js';
@@ -152,7 +153,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs) });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   // Another process may hold the lock a while (an import): the migrations wait for it, off the loop.
-  if (options.migrate !== false) await retryWhileBusy(() => migrateLatest(db), 60_000);
+  if (options.migrate !== false) {
+    await retryWhileBusy(() => migrateLatest(db), 60_000);
+    // PostgreSQL: a search index a stopped first load left missing (deferSearchIndexes) is built before the service answers.
+    await restoreSearchIndexes(db);
+  }
   // Bulkhead: on PostgreSQL, tokens, accounts and quota admissions have connections of their
   // own, so that operations waiting on a slow or locked table never starve them.
   const control = kindOf(db) === 'postgres' ? openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...CONTROL_DATABASE }) : db;
@@ -228,11 +233,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
 /**
  * The migrations at a start: another process may hold SQLite's lock a while (an import), or
  * Knex's migration lock (another machine starting at the same time): both are waited out.
+ * Then, on PostgreSQL, a search index a stopped first load left missing (deferSearchIndexes)
+ * is built before any process serves.
  */
 export async function migrateAtStart(db: Database): Promise<void> {
   for (let waited = 0; ; waited += 500) {
     try {
-      return await retryWhileBusy(() => migrateLatest(db), 60_000);
+      await retryWhileBusy(() => migrateLatest(db), 60_000);
+      await restoreSearchIndexes(db);
+      return;
     } catch (err) {
       if ((err as Error).name !== 'MigrationLocked' || waited >= 120_000) throw err;
       await new Promise((resolve) => setTimeout(resolve, 500));

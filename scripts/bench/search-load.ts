@@ -255,30 +255,35 @@ export interface SearchLoadResult {
   answered: number;
 }
 
-/** The service's own count of cached answers, per search index, from the line it logs when it stops. */
-function cacheStatsOf(stdout: string): Record<string, { hits: number; misses: number }> {
-  for (const line of stdout.split('\n').reverse()) {
+/** The service's own count of cached answers, per search index, from the lines its processes log when they stop (summed over its workers). */
+export function cacheStatsOf(stdout: string): Record<string, { hits: number; misses: number }> {
+  const total: Record<string, { hits: number; misses: number }> = {};
+  for (const line of stdout.split('\n')) {
     if (!line.includes('"searchCache"')) continue;
     try {
-      return (JSON.parse(line) as { searchCache: Record<string, { hits: number; misses: number }> }).searchCache;
+      for (const [index, c] of Object.entries((JSON.parse(line) as { searchCache: Record<string, { hits: number; misses: number }> }).searchCache)) {
+        const t = (total[index] ??= { hits: 0, misses: 0 });
+        t.hits += c.hits;
+        t.misses += c.misses;
+      }
     } catch {
       /* not a log line */
     }
   }
-  return {};
+  return total;
 }
 
 /** Distinct queries asked one by one before the run, to tell how many find something. */
 const SAMPLE = 100;
 
-const INDEX_OF: Record<string, string> = {
+export const INDEX_OF: Record<string, string> = {
   'marches.search': 'notices_search',
   'entreprises.search': 'companies_search',
   'attributions.search': 'awards_search',
   'bodacc.search': 'announcements_search',
 };
 
-const INDEXES: Record<string, SearchIndex> = {
+export const INDEXES: Record<string, SearchIndex> = {
   'marches.search': NOTICES_SEARCH,
   'entreprises.search': COMPANIES_SEARCH,
   'attributions.search': AWARDS_SEARCH,
@@ -286,7 +291,7 @@ const INDEXES: Record<string, SearchIndex> = {
 };
 
 /** The word pairs of `operation` that match at least one document of its index (the same on both engines). */
-async function answeringPairs(db: Database, operation: string): Promise<string[]> {
+export async function answeringPairs(db: Database, operation: string): Promise<string[]> {
   const out: string[] = [];
   for (const pair of wordPairs(operation)) if ((await countMatches(db, INDEXES[operation] as SearchIndex, parseQuery(pair), 1)) > 0) out.push(pair);
   return out;

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { startCheckpointer } from '../platform/db/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
+import { deferSearchIndexes, restoreSearchIndexes } from '../platform/search/full-text.js';
 import { makeRoomForWriters } from '../platform/db/writer-queue.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
@@ -99,6 +100,13 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
  * it, starting the thread (~0.3 s) costs more than it saves.
  */
 export const READ_IN_WORKER_MIN_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Files from this size on defer the GIN indexes of the empty search tables (PostgreSQL, see
+ * `deferSearchIndexes`): dropping and building them again costs a few statements per search
+ * table, more than a small file's documents cost the indexes.
+ */
+export const DEFER_INDEXES_MIN_BYTES = 4 * 1024 * 1024;
 
 /** Where the records are read: `auto` takes the reading thread for a registered importer and a large file. */
 export type ReadPlace = 'auto' | 'worker' | 'thread';
@@ -196,7 +204,15 @@ export async function importFile<Raw, Row>(
   db: Database,
   importer: Importer<Raw, Row>,
   path: string,
-  options: { now?: () => Date; progress?: (label: string, total: number) => Progress; batchSize?: number; sortWindowBatches?: number; readIn?: ReadPlace } = {},
+  options: {
+    now?: () => Date;
+    progress?: (label: string, total: number) => Progress;
+    batchSize?: number;
+    sortWindowBatches?: number;
+    readIn?: ReadPlace;
+    /** PostgreSQL: build the GIN index of the search tables found empty after the load rather than row by row (`deferSearchIndexes`); by default for a file of DEFER_INDEXES_MIN_BYTES or more. */
+    deferIndexes?: boolean;
+  } = {},
 ): Promise<ImportReport> {
   const now = options.now ?? (() => new Date());
   const started = Date.now();
@@ -211,8 +227,11 @@ export async function importFile<Raw, Row>(
   let source: RowSource<Row> | null = null;
   let progress: Progress | null = null;
   let readBytes = 0;
+  let loaded = false;
   try {
     restore = await importSettings(db);
+    // A first load into empty search tables: their GIN indexes built once at the end.
+    if (options.deferIndexes ?? (await sizeOf(path)) >= DEFER_INDEXES_MIN_BYTES) await deferSearchIndexes(db);
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
     progress = (options.progress ?? createProgress)(`${importer.name} ${source.name.split('/').pop()}`, source.totalBytes);
@@ -240,9 +259,16 @@ export async function importFile<Raw, Row>(
       }
       progress.update(report.read, readBytes);
     }
+    loaded = true;
   } finally {
     await source?.close().catch(() => undefined);
     await restore().catch(() => undefined);
+    // Whether the load went through or stopped, the search tables get their indexes back
+    // (any missing one, a stopped earlier load's too). A failed build fails a load that went
+    // through; a load that stopped reports its own error.
+    await restoreSearchIndexes(db).catch((err: unknown) => {
+      if (loaded) throw err;
+    });
     progress?.update(report.read, readBytes);
     progress?.stop();
   }

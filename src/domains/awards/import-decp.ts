@@ -5,6 +5,7 @@
 // published (identifier and type) and counted in the import's notes.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import { kindOf } from '../../platform/db/database.js';
 import { reindexAwards } from './search-index.js';
 import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
@@ -212,8 +213,17 @@ export async function writeAwards(trx: Knex.Transaction, rows: AwardRow[], now: 
   const buyers = new Map<string, { nom: string; siret: string | null }>();
   for (const r of named) if (r.buyer_id) buyers.set(r.buyer_id, { nom: r.searchBuyer ?? r.buyer_id, siret: r.acheteur_siret });
   await insertIgnoring(trx, 'buyers', 'id', [...buyers].map(([id, b]) => ({ id, nom: b.nom, siret: b.siret, ingested_at: now })));
-  // A buyer first known by its SIRET alone takes its name when one comes.
-  for (const [id, b] of buyers) if (b.nom !== id) await trx('buyers').where({ id, nom: id }).update({ nom: b.nom });
+  // A buyer first known by its SIRET alone takes its name when one comes. PostgreSQL: one
+  // statement for the batch (a statement per buyer, a round trip each, was 5,497 statements
+  // and 18 % of the BOAMP import's time at national factor 0.02); SQLite runs them in-process.
+  const naming = [...buyers].filter(([id, b]) => b.nom !== id);
+  if (kindOf(trx) === 'postgres') {
+    if (naming.length)
+      await trx.raw('update buyers set nom = u.nom from unnest(?::text[], ?::text[]) as u(id, nom) where buyers.id = u.id and buyers.nom = u.id', [
+        naming.map(([id]) => id),
+        naming.map(([, b]) => b.nom),
+      ]);
+  } else for (const [id, b] of naming) await trx('buyers').where({ id, nom: id }).update({ nom: b.nom });
   const { applied: _applied, ...result } = await upsertRows(
     trx,
     'awards',
