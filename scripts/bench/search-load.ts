@@ -1,9 +1,10 @@
 // Searches under load on the large demo set, on SQLite and on PostgreSQL: the four word
 // searches (marches, entreprises, attributions, bodacc) at 20 connections against one
-// service process, each with a realistic stream of calls — thousands of distinct queries
+// service process, then against one per core (WORKERS, the service's default), each with a realistic stream of calls — thousands of distinct queries
 // (trade words × buildings or towns × filters) drawn with a Zipf-like frequency, as real
 // traffic repeats its popular queries — and the share of answers the service took from its
-// result cache (printed by the service when it stops).
+// result cache (printed by the service's processes when they stop), with the service's CPU
+// per call.
 //
 // The databases are built once from the large data set (units, establishments, BOAMP, DECP,
 // BODACC: what the four searches read) and kept when BENCH_DATA_DIR is set: the SQLite file
@@ -33,7 +34,7 @@ import { processTreeCpuMs, type Engine } from './engines.js';
 import { Rng } from '../demo/prng.js';
 
 
-/** The target of this 2-core machine, per search, on either engine, with one service process. */
+/** The target of this 2-core machine, per search, on either engine. */
 export const SEARCH_LOAD_TARGET = { connections: 20, rps: 500, p99Ms: 100 } as const;
 
 /** What the four searches read, imported in this order. */

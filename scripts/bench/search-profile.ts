@@ -32,7 +32,7 @@ try {
   for (const pair of wordPairs(operation)) if ((await countMatches(db, INDEXES[operation] as SearchIndex, parseQuery(pair), 1)) > 0) pairs.push(pair);
   const stream = zipfStream(distinctBodies(operation, pairs), 4242);
   const questions = [...new Set(stream)].slice(0, Number(howMany));
-  const services = { db, now: () => new Date(), publicUrl: 'http://localhost', cursorKey: 'profile' } as unknown as Services;
+  const services = { db, now: () => new Date(), publicUrl: 'http://localhost', cursorKey: 'profil-des-recherches-sous-charge' } as unknown as Services;
   const actions = { ...noticeActions(services), ...companyActions(services), ...awardActions(services), ...announcementActions(services) } as unknown as Record<
     string,
     (args: unknown) => Promise<{ total_estimated: number }>
