@@ -189,9 +189,10 @@ async function computePage(
     // One statement counts the records passing the filters up to the cap and ranks them (bm25
     // computed for the passing rows only, in the same pass over the matches), with the column
     // ordering their ties: below the cap they are every record of the answer, ordered here.
-    // Measured on the large set (SQLite, the bench's distinct questions, same answers): it
-    // saves the second pass over the matches that ranked the passing records and the
-    // statement that checked the filters of each again to order them.
+    // It saves the second pass over the matches that ranked the passing records and the
+    // statement that checked the filters of each again to order them. Measured on the large
+    // set (200 distinct questions of the bench's stream, with the batched reads of a page of
+    // companies, load average 10–12): `entreprises.search` p50 CPU per question 29 → 24 ms.
     const rows = (await spec.base
       .clone()
       .join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key)
