@@ -30,7 +30,8 @@ Parties (toutes par défaut, sauf « national ») :
               recherches (~7 à 15 min, plus ~5,5 min de génération)
   recherches  les quatre recherches par mots sous charge (20 connexions) sur le jeu large, flux
               de milliers de requêtes distinctes tirées selon une loi de Zipf, sur les moteurs
-              de --engine, taux de réponses servies par le cache ; avec la partie « large »
+              de --engine, avec un processus puis un par cœur (BENCH_SEARCH_WORKERS pour
+              d'autres nombres), taux de réponses servies par le cache et CPU par appel ; avec la partie « large »
               par défaut (BENCH_DATA_DIR garde aussi les bases construites)
   national    volumes nationaux sur PostgreSQL (seulement avec --scale national)
 

@@ -175,7 +175,7 @@ const CLOCK_TICKS = 100;
  * A process and its descendants (the cluster's workers: with WORKERS ≥ 2 the service's own
  * process only forks them, and its CPU alone read about 0.00 ms per call).
  */
-function processTreeCpuMs(pid: number): number {
+export function processTreeCpuMs(pid: number): number {
   let ms = processCpuMs(pid);
   let children: string[] = [];
   try {

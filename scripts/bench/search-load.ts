@@ -1,9 +1,10 @@
 // Searches under load on the large demo set, on SQLite and on PostgreSQL: the four word
 // searches (marches, entreprises, attributions, bodacc) at 20 connections against one
-// service process, each with a realistic stream of calls — thousands of distinct queries
+// service process, then against one per core (WORKERS, the service's default), each with a realistic stream of calls — thousands of distinct queries
 // (trade words × buildings or towns × filters) drawn with a Zipf-like frequency, as real
 // traffic repeats its popular queries — and the share of answers the service took from its
-// result cache (printed by the service when it stops).
+// result cache (printed by the service's processes when they stop), with the service's CPU
+// per call.
 //
 // The databases are built once from the large data set (units, establishments, BOAMP, DECP,
 // BODACC: what the four searches read) and kept when BENCH_DATA_DIR is set: the SQLite file
@@ -11,7 +12,7 @@
 // BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres); a kept database
 // is migrated to the latest schema before each run.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import knex from 'knex';
@@ -29,11 +30,11 @@ import { ANNOUNCEMENTS_SEARCH } from '../../src/domains/announcements/search-ind
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
 import { startProcess, stopProcess } from './processes.js';
-import type { Engine } from './engines.js';
+import { processTreeCpuMs, type Engine } from './engines.js';
 import { Rng } from '../demo/prng.js';
 
 
-/** The target of this 2-core machine, per search, on either engine, with one service process. */
+/** The target of this 2-core machine, per search, on either engine. */
 export const SEARCH_LOAD_TARGET = { connections: 20, rps: 500, p99Ms: 100 } as const;
 
 /** What the four searches read, imported in this order. */
@@ -246,9 +247,13 @@ function measuredSearches(): string[] {
 
 export interface SearchLoadResult {
   engine: Engine;
+  /** The service's processes serving the API (WORKERS). */
+  workers: number;
   operation: string;
   distinct: number;
   figures: Figures;
+  /** CPU time of the service's processes per call (ms), warm-up included. */
+  cpuPerCallMs: number;
   /** Share of the run's calls answered from the result cache (warm-up included), when the service printed it. */
   cacheHitRatio: number | null;
   /** Share of the distinct queries with at least one result (a sample of `SAMPLE`). */
@@ -297,7 +302,7 @@ export async function answeringPairs(db: Database, operation: string): Promise<s
   return out;
 }
 
-async function runEngine(engine: Engine, databaseUrl: string): Promise<SearchLoadResult[]> {
+async function runEngine(engine: Engine, databaseUrl: string, workers: number): Promise<SearchLoadResult[]> {
   const pairs = new Map<string, string[]>();
   const db = openDatabase(databaseUrl);
   try {
@@ -305,11 +310,12 @@ async function runEngine(engine: Engine, databaseUrl: string): Promise<SearchLoa
   } finally {
     await db.destroy();
   }
-  // One process (WORKERS=1): the figure per process; LOG_LEVEL=info for the cache's count at the stop.
-  const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKERS: '1' });
+  // WORKERS=1: the figure per process; the default (one per core): the machine's. LOG_LEVEL=info for the cache's count at the stop.
+  const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKERS: String(workers) });
   let stdout = service.stdout;
   service.child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
   const results: Omit<SearchLoadResult, 'cacheHitRatio'>[] = [];
+  const pid = service.child.pid as number;
   try {
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
     const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
@@ -332,10 +338,14 @@ async function runEngine(engine: Engine, databaseUrl: string): Promise<SearchLoa
         url: service.url,
         requests: [{ method: 'POST', path: `/api/mcp/v1/${operation}`, headers, setupRequest: (request) => ({ ...request, body: stream[next++ % stream.length] as string }) }],
       };
-      const figures = await measure(`${operation} [${engine}] ${formatInt(bodies.length)} requêtes (Zipf), ${SEARCH_LOAD_TARGET.connections} cx`, options, SEARCH_LOAD_TARGET.connections);
+      const cpuBefore = processTreeCpuMs(pid);
+      const figures = await measure(`${operation} [${engine}, ${workers} proc.] ${formatInt(bodies.length)} requêtes (Zipf), ${SEARCH_LOAD_TARGET.connections} cx`, options, SEARCH_LOAD_TARGET.connections);
+      const cpuPerCallMs = next ? (processTreeCpuMs(pid) - cpuBefore) / next : 0;
       const sent = new Set(stream.slice(0, Math.min(next, stream.length))).size;
-      console.log(`  ${formatInt(next)} appels, ${formatInt(sent)} requêtes distinctes envoyées ; ${Math.round((answered / sample.length) * 100)} % des requêtes ont des résultats`);
-      results.push({ engine, operation, distinct: bodies.length, figures, answered: answered / sample.length });
+      console.log(
+        `  ${formatInt(next)} appels, ${formatInt(sent)} requêtes distinctes envoyées, CPU du service ${cpuPerCallMs.toFixed(2)} ms par appel ; ${Math.round((answered / sample.length) * 100)} % des requêtes ont des résultats`,
+      );
+      results.push({ engine, workers, operation, distinct: bodies.length, figures, cpuPerCallMs, answered: answered / sample.length });
     }
   } finally {
     await stopProcess(service);
@@ -348,25 +358,35 @@ async function runEngine(engine: Engine, databaseUrl: string): Promise<SearchLoa
   });
 }
 
-/** The searches under load on each engine, then one table of figures next to the target. */
+/**
+ * The service's processes of each run: one (the figure per process), then the default, one
+ * per core (the machine's figure); BENCH_SEARCH_WORKERS (comma-separated) for others.
+ */
+function workerCounts(): number[] {
+  const asked = process.env.BENCH_SEARCH_WORKERS?.split(',').map((w) => Number(w.trim())).filter((w) => Number.isInteger(w) && w > 0);
+  if (asked?.length) return asked;
+  return [...new Set([1, availableParallelism()])];
+}
+
+/** The searches under load on each engine, with one service process then one per core, then one table of figures next to the target. */
 export async function benchSearchLoad(dataDir: string, engines: readonly Engine[], keep: boolean): Promise<SearchLoadResult[]> {
   console.log('');
-  console.log(`Recherches sous charge (jeu large, un processus, ${SEARCH_LOAD_TARGET.connections} connexions, flux Zipf) — ${engines.join(' et ')}`);
+  console.log(`Recherches sous charge (jeu large, ${SEARCH_LOAD_TARGET.connections} connexions, flux Zipf) — ${engines.join(' et ')}`);
   const results: SearchLoadResult[] = [];
   for (const engine of engines) {
     const database = engine === 'sqlite' ? await sqliteDatabase(dataDir, keep) : await postgresDatabase(dataDir, keep);
     try {
-      results.push(...(await runEngine(engine, database.url)));
+      for (const workers of workerCounts()) results.push(...(await runEngine(engine, database.url, workers)));
     } finally {
       await database.remove();
     }
   }
-  console.log(`Objectifs (machine à 2 cœurs, un processus, ${SEARCH_LOAD_TARGET.connections} cx) : ≥ ${SEARCH_LOAD_TARGET.rps} appels/s et p99 < ${SEARCH_LOAD_TARGET.p99Ms} ms`);
+  console.log(`Objectifs (machine à 2 cœurs, ${SEARCH_LOAD_TARGET.connections} cx) : ≥ ${SEARCH_LOAD_TARGET.rps} appels/s et p99 < ${SEARCH_LOAD_TARGET.p99Ms} ms`);
   for (const r of results) {
     const reached = r.figures.rps >= SEARCH_LOAD_TARGET.rps && r.figures.p99 < SEARCH_LOAD_TARGET.p99Ms && r.figures.errors + r.figures.non2xx === 0;
     const cache = r.cacheHitRatio === null ? 'cache : —' : `cache : ${(r.cacheHitRatio * 100).toFixed(1)} %`;
     console.log(
-      `  ${r.operation.padEnd(20)} ${r.engine.padEnd(8)} ${formatInt(r.figures.rps).padStart(6)} appels/s   p99 ${String(r.figures.p99).padStart(4)} ms   erreurs ${r.figures.errors + r.figures.non2xx}   ${cache.padEnd(16)} ${verdict(reached)}`,
+      `  ${r.operation.padEnd(20)} ${r.engine.padEnd(8)} ${`${r.workers} proc.`.padEnd(8)} ${formatInt(r.figures.rps).padStart(6)} appels/s   p99 ${String(r.figures.p99).padStart(4)} ms   CPU ${r.cpuPerCallMs.toFixed(2).padStart(5)} ms/appel   erreurs ${r.figures.errors + r.figures.non2xx}   ${cache.padEnd(16)} ${verdict(reached)}`,
     );
   }
   return results;

@@ -76,30 +76,30 @@ export interface ProceedingView {
 export async function proceedingsBySiren(db: Database, sirens: string[], families: readonly string[], max: number): Promise<Map<string, ProceedingView[]>> {
   const out = new Map<string, ProceedingView[]>();
   const unique = [...new Set(sirens)];
-  for (const siren of unique) {
-    // One SIREN at a time: the (siren, date_parution) index gives its newest first, `max` read.
-    const rows = (await db('announcement_sirens as s')
-      .join('announcements as a', 'a.id', 's.announcement_id')
-      .where('s.siren', siren)
+  for (const siren of unique) out.set(siren, []);
+  for (let i = 0; i < unique.length; i += 500) {
+    // The SIRENs of a page in one statement (a page of ten companies took ten), each one's
+    // `max` newest numbered on the (siren, date_parution) index.
+    const newest = db('announcement_sirens as s')
+      .whereIn('s.siren', unique.slice(i, i + 500))
       .whereIn('s.famille', families as string[])
-      .orderBy([
-        { column: 's.date_parution', order: 'desc' },
-        { column: 's.announcement_id', order: 'desc' },
-      ])
-      .limit(max)
-      .select('s.announcement_id as id', 's.date_parution', 's.famille', 'a.jugement_nature', 'a.jugement_date', 'a.tribunal')) as Record<string, string | null>[];
-    out.set(
-      siren,
-      rows.map((r) => ({
-        siren,
+      .select('s.siren', 's.announcement_id', 's.date_parution', 's.famille', db.raw('row_number() over (partition by s.siren order by s.date_parution desc, s.announcement_id desc) as n'));
+    const rows = (await db
+      .from(newest.as('s'))
+      .join('announcements as a', 'a.id', 's.announcement_id')
+      .where('s.n', '<=', max)
+      .orderBy([{ column: 's.siren' }, { column: 's.n' }])
+      .select('s.siren', 's.announcement_id as id', 's.date_parution', 's.famille', 'a.jugement_nature', 'a.jugement_date', 'a.tribunal')) as Record<string, string | null>[];
+    for (const r of rows)
+      out.get(r.siren as string)?.push({
+        siren: r.siren as string,
         id: r.id as string,
         date_parution: r.date_parution as string,
         famille: r.famille as string,
         nature: r.jugement_nature ?? null,
         date_jugement: r.jugement_date ?? null,
         tribunal: r.tribunal ?? null,
-      })),
-    );
+      });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
 import { departementOfPostalCode } from '../../import/fields.js';
-import { companyBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
+import { companiesBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
@@ -222,8 +222,8 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
         today,
       );
-      const views = await Promise.all(found.sirens.map((siren) => companyBySiren(db, siren, today)));
-      const known = views.filter((v): v is CompanyView => v !== null);
+      const views = await companiesBySiren(db, found.sirens, today);
+      const known = found.sirens.map((siren) => views.get(siren) ?? null).filter((v): v is CompanyView => v !== null);
       const sirenOf = (v: CompanyView) => v.company?.siren ?? v.establishment?.siren ?? v.register?.siren ?? '';
       const proceedings = await proceedingsBySiren(db, known.map(sirenOf), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
       const details = await detailsBySiren(db, known.map(sirenOf));

@@ -72,11 +72,14 @@ function inForce(query: Knex.QueryBuilder, today: string): Knex.QueryBuilder {
   return query.where((w) => w.whereNull('r.date_fin').orWhere('r.date_fin', '>=', today)).andWhere((w) => w.whereNull('r.date_debut').orWhere('r.date_debut', '<=', today));
 }
 
+/** Certifications by domain, then by establishment (so that equal domains fall alike in every read). */
+const RGE_ORDER = ['r.domaine', 'r.siret'];
+
 async function rgeOf(db: Database, where: { siret?: string; siren?: string }, today: string): Promise<RgeFields[]> {
   const q = db('rge_certifications as r').select('r.siret', 'r.domaine', 'r.date_debut', 'r.date_fin');
   if (where.siret) q.where('r.siret', where.siret);
   else q.join('establishments as e', 'e.siret', 'r.siret').where('e.siren', where.siren as string);
-  return inForce(q, today).orderBy('r.domaine');
+  return inForce(q, today).orderBy(RGE_ORDER);
 }
 
 /** The legal unit of this SIREN, undefined when it is not imported (no row, or a provisional one). */
@@ -107,6 +110,55 @@ export async function companyBySiren(db: Database, siren: string, today: string)
     (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??
     (await db('establishments').where({ siren, siege: true }).first(ESTABLISHMENT_COLUMNS));
   return { company, establishment: toEstablishment(head), rge: await rgeOf(db, { siren }, today) };
+}
+
+/** SIRENs per statement of `companiesBySiren`. */
+const VIEWS_PER_STATEMENT = 500;
+
+/**
+ * `companyBySiren` of each of these SIRENs (a page of search results), in three statements
+ * for the common case — the units, their head offices, their certifications — rather than
+ * three per company: reading a page of ten companies took 30 statements, the larger part of
+ * a search answered from the result cache. A company without its unit, or whose head office
+ * is not at its `nic_siege`, is read alone by `companyBySiren` (same answer).
+ */
+export async function companiesBySiren(db: Database, sirens: readonly string[], today: string): Promise<Map<string, CompanyView | null>> {
+  const out = new Map<string, CompanyView | null>();
+  const unique = [...new Set(sirens)];
+  for (let i = 0; i < unique.length; i += VIEWS_PER_STATEMENT) {
+    const chunk = unique.slice(i, i + VIEWS_PER_STATEMENT);
+    const units = new Map<string, CompanyFields>();
+    for (const row of (await db('companies').whereIn('siren', chunk).select(COMPANY_COLUMNS)) as (CompanyFields & { unit_known: unknown })[]) {
+      if (!row.unit_known) continue;
+      const { unit_known: _known, ...company } = row;
+      units.set(company.siren, company);
+    }
+    const headSirets = [...units.values()].filter((c) => c.nic_siege).map((c) => `${c.siren}${c.nic_siege}`);
+    const heads = new Map<string, Record<string, unknown>>();
+    if (headSirets.length) for (const e of (await db('establishments').whereIn('siret', headSirets).select(ESTABLISHMENT_COLUMNS)) as Record<string, unknown>[]) heads.set(e.siret as string, e);
+    const found = [...units.values()].filter((c) => c.nic_siege && heads.has(`${c.siren}${c.nic_siege}`));
+    const rge = new Map<string, RgeFields[]>();
+    if (found.length) {
+      const rows = (await inForce(
+        db('rge_certifications as r')
+          .join('establishments as e', 'e.siret', 'r.siret')
+          .whereIn(
+            'e.siren',
+            found.map((c) => c.siren),
+          )
+          .select('e.siren as siren', 'r.siret', 'r.domaine', 'r.date_debut', 'r.date_fin'),
+        today,
+      ).orderBy(RGE_ORDER)) as (RgeFields & { siren: string })[];
+      for (const { siren, ...r } of rows) {
+        const list = rge.get(siren);
+        if (list) list.push(r);
+        else rge.set(siren, [r]);
+      }
+    }
+    for (const c of found) out.set(c.siren, { company: c, establishment: toEstablishment(heads.get(`${c.siren}${c.nic_siege}`)), rge: rge.get(c.siren) ?? [] });
+    for (const siren of chunk) if (!out.has(siren)) out.set(siren, await companyBySiren(db, siren, today));
+  }
+  return out;
 }
 
 export async function companyBySiret(db: Database, siret: string, today: string): Promise<CompanyView | null> {

@@ -88,6 +88,65 @@ async function passing(db: Knex, spec: SearchPageSpec, hits: readonly SearchHit[
   return out;
 }
 
+interface RankedRecord {
+  k: string;
+  rank: number;
+  t: unknown;
+}
+
+/**
+ * SQLite's order of two values of the `then` column: NULL, then numbers, then text (compared
+ * byte by byte in UTF-8, its BINARY collation), then blobs. JavaScript compares strings by
+ * UTF-16 code units, which differs from UTF-8's order only between a surrogate (a code
+ * point above U+FFFF) and U+E000–U+FFFF: those are moved into place.
+ */
+function compareSqlite(a: unknown, b: unknown): number {
+  const kind = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === 'number' || typeof v === 'bigint' ? 1 : typeof v === 'string' ? 2 : 3);
+  const ka = kind(a);
+  const kb = kind(b);
+  if (ka !== kb) return ka - kb;
+  if (ka === 1) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  if (ka === 2) return compareUtf8(a as string, b as string);
+  if (ka === 3) return Buffer.compare(a as Buffer, b as Buffer);
+  return 0;
+}
+
+function compareUtf8(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      // Surrogates after U+E000–U+FFFF, as their code points are in UTF-8.
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Every record of an answer, in the page's order: rank (best first), the `then` column
+ * (nulls last), key in byte order — the order `passing` asks the database for.
+ */
+function inPageOrder(rows: readonly RankedRecord[], order: 'asc' | 'desc'): string[] {
+  const seen = new Set<string>();
+  const unique = rows.filter((r) => !seen.has(r.k) && !!seen.add(r.k));
+  const direction = order === 'desc' ? -1 : 1;
+  unique.sort((a, b) => {
+    if (a.rank !== b.rank) return b.rank - a.rank;
+    const aNull = a.t === null || a.t === undefined;
+    const bNull = b.t === null || b.t === undefined;
+    if (aNull !== bNull) return aNull ? 1 : -1;
+    const byThen = aNull ? 0 : compareSqlite(a.t, b.t) * direction;
+    return byThen || compareUtf8(a.k, b.k);
+  });
+  return unique.map((r) => r.k);
+}
+
 export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: SearchPageSpec, page: { offset: number; limit: number; countCap: number }): Promise<SearchPage> {
   const { sql, bindings } = spec.base.toSQL();
   const question = JSON.stringify([spec.index.name, sql, bindings, parsed?.canonical ?? null, spec.key, spec.then, spec.filtered, page.offset, page.limit, page.countCap]);
@@ -126,6 +185,23 @@ async function computePage(
     return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit, total: await counted(spec.base.clone()) };
   }
 
+  if (kindOf(db) === 'sqlite') {
+    // One statement counts the records passing the filters up to the cap and ranks them (bm25
+    // computed for the passing rows only, in the same pass over the matches), with the column
+    // ordering their ties: below the cap they are every record of the answer, ordered here.
+    // It saves the second pass over the matches that ranked the passing records and the
+    // statement that checked the filters of each again to order them. Measured on the large
+    // set (200 distinct questions of the bench's stream, with the batched reads of a page of
+    // companies, load average 10–12): `entreprises.search` p50 CPU per question 29 → 24 ms.
+    const rows = (await spec.base
+      .clone()
+      .join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key)
+      .select({ k: spec.key, rank: 'm.rank', t: spec.then.column })
+      .limit(page.countCap)) as RankedRecord[];
+    if (!rows.length) return { keys: [], hasMore: false, total: 0 };
+    if (rows.length < page.countCap) return { ...slice(inPageOrder(rows, spec.then.order)), total: rows.length };
+    return rankedAtCap(db, parsed, spec, page, version, rows.length);
+  }
   // The count reads the records passing the filters, up to the cap: below it, they are every
   // record that passes, and ranking them alone gives the page (see below).
   const capped = (await spec.base
@@ -144,8 +220,28 @@ async function computePage(
     const hits = await rankKeys(db, spec.index, parsed, [...new Set(capped.map((r) => r.k))]);
     return { ...slice(await passing(db, spec, hits, wanted)), total };
   }
-  // Read the best matches of the index, widening until enough pass (all of them when the
-  // filters pass everything); past WIDEST, the database ranks the join itself.
+  return rankedAtCap(db, parsed, spec, page, version, total);
+}
+
+/**
+ * A page of a question whose count reached `total` (at the cap, or below it for an
+ * unfiltered search on PostgreSQL): the best matches of the index, widened until enough pass
+ * the filters (all of them when the filters pass everything); past WIDEST, the database ranks
+ * the join itself.
+ */
+async function rankedAtCap(
+  db: Knex,
+  parsed: ParsedQuery,
+  spec: SearchPageSpec,
+  page: { offset: number; limit: number; countCap: number },
+  version: DataVersion | null,
+  total: number,
+): Promise<SearchPage> {
+  const wanted = page.offset + page.limit + 1;
+  const slice = (keys: string[]) => {
+    const window = keys.slice(page.offset, page.offset + page.limit + 1);
+    return { keys: window.slice(0, page.limit), hasMore: window.length > page.limit };
+  };
   let read = spec.filtered ? Math.max(wanted * FIRST_READ_PER_RESULT, 200) : wanted;
   for (;;) {
     // The index's ranking alone, shared by every filter and page of the same words.
