@@ -1,5 +1,6 @@
 // Reads of awarded contracts (DECP) and of public buyers.
 import type { Database } from '../../platform/db/database.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 import { AWARDS_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
@@ -51,8 +52,9 @@ const jsonList = <T>(v: unknown): T[] => (typeof v === 'string' && v ? (JSON.par
 
 export async function awardsByKeys(db: Database, keys: string[]): Promise<AwardView[]> {
   if (!keys.length) return [];
-  const rows = await db('awards as a').leftJoin('buyers as b', 'b.id', 'a.buyer_id').whereIn('a.award_key', keys).select(AWARD_COLUMNS);
-  const winners = await db('award_winners').whereIn('award_key', keys).select('award_key', 'siret', 'siren', 'denomination').orderBy('siret');
+  // A page of results at every call: prepared on PostgreSQL (preparedRows).
+  const rows = await preparedRows<{ award_key: string } & Record<string, unknown>>(db, db('awards as a').leftJoin('buyers as b', 'b.id', 'a.buyer_id').whereIn('a.award_key', keys).select(AWARD_COLUMNS));
+  const winners = await preparedRows<{ award_key: string; siret: string | null; siren: string; denomination: string | null }>(db, db('award_winners').whereIn('award_key', keys).select('award_key', 'siret', 'siren', 'denomination').orderBy('siret'));
   // Names the publication left out, from the directory (SIRENE): the buyer's and the winners'.
   const names = await directoryNames(db, [...rows.map((r) => String(r.acheteur_siret ?? '').slice(0, 9)), ...winners.map((w) => w.siren as string)]);
   const byKey = new Map<string, AwardView>();
