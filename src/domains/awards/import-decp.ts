@@ -12,7 +12,6 @@ import type { AwardAmendment, AwardRow } from './rows.js';
 import { normaliseCpv } from '../reference/lists.js';
 import { departementOfCommune, departementOfPostalCode, isoDate, isSiret } from '../../import/fields.js';
 import { insertIgnoring, upsertRows } from '../../import/upsert.js';
-import { preparedRows } from '../../platform/db/prepared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -186,11 +185,10 @@ export async function directoryNames(trx: Knex, sirens: readonly string[]): Prom
   const out = new Map<string, string>();
   const unique = [...new Set(sirens)].filter((s) => /^\d{9}$/.test(s));
   for (let i = 0; i < unique.length; i += 900) {
-    // Also read at every award search's page: prepared on PostgreSQL (outside a transaction).
-    const rows = await preparedRows<Record<string, string | null>>(
-      trx,
-      trx('companies').whereIn('siren', unique.slice(i, i + 900)).where('unit_known', true).select('siren', 'denomination', 'denomination_usuelle', 'nom_personne'),
-    );
+    const rows = (await trx('companies')
+      .whereIn('siren', unique.slice(i, i + 900))
+      .where('unit_known', true)
+      .select('siren', 'denomination', 'denomination_usuelle', 'nom_personne')) as Record<string, string | null>[];
     for (const r of rows) {
       const name = r.denomination ?? r.denomination_usuelle ?? r.nom_personne;
       if (name) out.set(r.siren as string, name);
