@@ -1,6 +1,8 @@
 // Reads of BODACC announcements: by id, searches by words and filters, and a company's
 // collective proceedings (by SIREN, from the index of announcement_sirens).
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 import { ANNOUNCEMENTS_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
@@ -72,34 +74,65 @@ export interface ProceedingView {
   tribunal: string | null;
 }
 
-/** The proceedings published about these companies (newest first, `max` per company at most), by SIREN. */
-export async function proceedingsBySiren(db: Database, sirens: string[], families: readonly string[], max: number): Promise<Map<string, ProceedingView[]>> {
+/**
+ * The proceedings of these companies (500 at most): the select, for `proceedingsFromRows`.
+ * The (siren, date_parution) index finds each company's announcements and a window numbers
+ * them newest first, keeping the `max` newest of each: one statement for a page of companies.
+ */
+export function proceedingsQuery(db: Database, sirens: readonly string[], families: readonly string[], max: number): Knex.QueryBuilder {
+  // The same order as the page of one company: date, then announcement, newest first.
+  const ranked = db('announcement_sirens as s')
+    .join('announcements as a', 'a.id', 's.announcement_id')
+    .whereIn('s.siren', [...sirens])
+    .whereIn('s.famille', families as string[])
+    .select(
+      's.siren',
+      's.announcement_id as id',
+      's.date_parution',
+      's.famille',
+      'a.jugement_nature',
+      'a.jugement_date',
+      'a.tribunal',
+      // An integer (int4), not row_number's bigint: the same value through JSON (preparedRowsTogether).
+      db.raw('cast(row_number() over (partition by s.siren order by s.date_parution desc, s.announcement_id desc) as integer) as n'),
+    );
+  return db.from(ranked.as('p')).where('p.n', '<=', max).select('p.siren', 'p.id', 'p.date_parution', 'p.famille', 'p.jugement_nature', 'p.jugement_date', 'p.tribunal', 'p.n');
+}
+
+/** Each company's proceedings from the rows of `proceedingsQuery`, newest first (an empty list for a company without). */
+export function proceedingsFromRows(sirens: readonly string[], rows: readonly Record<string, unknown>[]): Map<string, ProceedingView[]> {
   const out = new Map<string, ProceedingView[]>();
+  for (const siren of sirens) out.set(siren, []);
+  // In the window's order, whatever order the rows came in.
+  const sorted = [...(rows as Record<string, string | number | null>[])].sort((x, y) => Number(x.n) - Number(y.n));
+  for (const r of sorted) {
+    const list = out.get(r.siren as string);
+    if (!list) continue;
+    list.push({
+      siren: r.siren as string,
+      id: r.id as string,
+      date_parution: r.date_parution as string,
+      famille: r.famille as string,
+      nature: (r.jugement_nature as string | null) ?? null,
+      date_jugement: (r.jugement_date as string | null) ?? null,
+      tribunal: (r.tribunal as string | null) ?? null,
+    });
+  }
+  return out;
+}
+
+/**
+ * The proceedings published about these companies (newest first, `max` per company at
+ * most), by SIREN: one statement per 500 companies (`proceedingsQuery`), prepared on
+ * PostgreSQL. Read one company at a time, a page of search results cost a statement per
+ * company (a round trip, a parse and a plan each on PostgreSQL).
+ */
+export async function proceedingsBySiren(db: Database, sirens: string[], families: readonly string[], max: number): Promise<Map<string, ProceedingView[]>> {
   const unique = [...new Set(sirens)];
-  for (const siren of unique) out.set(siren, []);
+  const out = new Map<string, ProceedingView[]>();
   for (let i = 0; i < unique.length; i += 500) {
-    // The SIRENs of a page in one statement (a page of ten companies took ten), each one's
-    // `max` newest numbered on the (siren, date_parution) index.
-    const newest = db('announcement_sirens as s')
-      .whereIn('s.siren', unique.slice(i, i + 500))
-      .whereIn('s.famille', families as string[])
-      .select('s.siren', 's.announcement_id', 's.date_parution', 's.famille', db.raw('row_number() over (partition by s.siren order by s.date_parution desc, s.announcement_id desc) as n'));
-    const rows = (await db
-      .from(newest.as('s'))
-      .join('announcements as a', 'a.id', 's.announcement_id')
-      .where('s.n', '<=', max)
-      .orderBy([{ column: 's.siren' }, { column: 's.n' }])
-      .select('s.siren', 's.announcement_id as id', 's.date_parution', 's.famille', 'a.jugement_nature', 'a.jugement_date', 'a.tribunal')) as Record<string, string | null>[];
-    for (const r of rows)
-      out.get(r.siren as string)?.push({
-        siren: r.siren as string,
-        id: r.id as string,
-        date_parution: r.date_parution as string,
-        famille: r.famille as string,
-        nature: r.jugement_nature ?? null,
-        date_jugement: r.jugement_date ?? null,
-        tribunal: r.tribunal ?? null,
-      });
+    const chunk = unique.slice(i, i + 500);
+    for (const [siren, list] of proceedingsFromRows(chunk, await preparedRows<Record<string, unknown>>(db, proceedingsQuery(db, chunk, families, max)))) out.set(siren, list);
   }
   return out;
 }

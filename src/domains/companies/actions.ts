@@ -4,12 +4,13 @@ import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
 import { departementOfPostalCode } from '../../import/fields.js';
-import { companiesBySiren, companyBySiret, searchCompanies, type CompanyView } from './store.js';
+import { companyBySiret, companyViewQueries, companyViewsFromRows, searchCompanies, type CompanyView } from './store.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
-import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
+import { proceedingsBySiren, proceedingsFromRows, proceedingsQuery, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
-import { detailsBySiren, NO_DETAILS, type CompanyDetails } from './details.js';
+import { detailsBySiren, detailsFromRows, detailsQueries, NO_DETAILS, type CompanyDetails } from './details.js';
 import { MAX_PROCEEDINGS, recordPartsBySiren } from './record-parts.js';
+import { preparedRowsTogether } from '../../platform/db/prepared.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import { InvalidArgumentsError } from '../../errors.js';
@@ -222,11 +223,21 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         { offset: window.offset, limit: window.limit, countCap: MAX_SEARCH_DEPTH },
         today,
       );
-      const views = await companiesBySiren(db, found.sirens, today);
-      const known = found.sirens.map((siren) => views.get(siren) ?? null).filter((v): v is CompanyView => v !== null);
+      // The page's companies and all their records show, read together: one statement on
+      // PostgreSQL (five on SQLite) instead of four per company. Measured on the demo set
+      // (one-word search from the result cache, loaded machine), PostgreSQL: 43 statements,
+      // 18 ms of the service's CPU and 22 ms of PostgreSQL's per call before; SQLite: 42
+      // statements, 11 ms before, 4.5 ms after five.
+      const [units, rge, proceedingRows, registers, accounts] = await preparedRowsTogether(db, [
+        ...companyViewQueries(db, found.sirens, today),
+        proceedingsQuery(db, found.sirens, PROCEEDING_FAMILIES, MAX_PROCEEDINGS),
+        ...detailsQueries(db, found.sirens),
+      ]);
+      const views = await companyViewsFromRows(db, found.sirens, units ?? [], rge ?? [], today);
+      const proceedings = proceedingsFromRows(found.sirens, proceedingRows ?? []);
+      const details = detailsFromRows(registers ?? [], accounts ?? []);
+      const known = found.sirens.map((siren) => views.get(siren)).filter((v): v is CompanyView => v !== undefined);
       const sirenOf = (v: CompanyView) => v.company?.siren ?? v.establishment?.siren ?? v.register?.siren ?? '';
-      const proceedings = await proceedingsBySiren(db, known.map(sirenOf), PROCEEDING_FAMILIES, MAX_PROCEEDINGS);
-      const details = await detailsBySiren(db, known.map(sirenOf));
       const results = known.map((v) => {
         const siren = sirenOf(v);
         return companyRecord(v, publicUrl, false, proceedings.get(siren) ?? [], details.get(siren) ?? NO_DETAILS);

@@ -4,6 +4,7 @@
 // (C), then simplified (S), then any other kind, consolidated (K) last. Values as published,
 // odd ones included (a net result larger than the turnover is shown, never "corrected").
 import type { Knex } from 'knex';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 /** What the record reads of one filed account (table `company_accounts`). */
 export interface AccountFields {
@@ -77,19 +78,29 @@ export function yearlyAccounts(accounts: readonly AccountFields[]): YearlyAccoun
 
 const ACCOUNT_COLUMNS = ['siren', 'date_cloture', 'type_bilan', 'confidentiel', 'chiffre_affaires', 'marge_brute', 'ebe', 'resultat_net'] as const;
 
+/** The accounts of these companies (500 at most): the select, for `accountsFromRows`. */
+export function accountsQuery(db: Knex, sirens: readonly string[]): Knex.QueryBuilder {
+  return db('company_accounts').whereIn('siren', [...sirens]).select(...ACCOUNT_COLUMNS);
+}
+
+/** The rows of `accountsQuery` by SIREN (a closing date and kind once per company: the key). */
+export function accountsFromRows(rows: readonly Record<string, unknown>[]): Map<string, AccountFields[]> {
+  const out = new Map<string, AccountFields[]>();
+  for (const { siren, ...r } of rows as unknown as readonly (AccountFields & { siren: string; confidentiel: unknown })[]) {
+    const list = out.get(siren) ?? [];
+    list.push({ ...r, confidentiel: Boolean(r.confidentiel) });
+    out.set(siren, list);
+  }
+  return out;
+}
+
 /** The accounts of these companies, by SIREN. */
 export async function accountsBySiren(db: Knex, sirens: readonly string[]): Promise<Map<string, AccountFields[]>> {
   const out = new Map<string, AccountFields[]>();
   const unique = [...new Set(sirens)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = (await db('company_accounts')
-      .whereIn('siren', unique.slice(i, i + 500))
-      .select(...ACCOUNT_COLUMNS)) as (AccountFields & { siren: string; confidentiel: unknown })[];
-    for (const { siren, ...r } of rows) {
-      const list = out.get(siren) ?? [];
-      list.push({ ...r, confidentiel: Boolean(r.confidentiel) });
-      out.set(siren, list);
-    }
+    // Read for every page of company search results: prepared on PostgreSQL (outside a transaction).
+    for (const [siren, list] of accountsFromRows(await preparedRows<Record<string, unknown>>(db, accountsQuery(db, unique.slice(i, i + 500))))) out.set(siren, list);
   }
   return out;
 }

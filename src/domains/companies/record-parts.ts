@@ -6,7 +6,7 @@
 // against 0.68 ms on the demo set).
 import type { Database } from '../../platform/db/database.js';
 import { kindOf } from '../../platform/db/database.js';
-import { preparedRows } from '../../platform/db/statements.js';
+import { preparedText } from '../../platform/db/prepared.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { detailsBySiren, NO_DETAILS, type CompanyDetails } from './details.js';
@@ -94,7 +94,7 @@ const double = (v: number | string | null): number | null => (v === null ? null 
 
 /** The parts from one row of the joined statement (PostgreSQL only). */
 export async function recordPartsJoined(db: Database, siren: string, today: string): Promise<RecordParts> {
-  const [row] = await preparedRows<JoinedRow>(db, JOINED_SQL, [siren, today, PROCEEDING_FAMILIES, MAX_PROCEEDINGS]);
+  const [row] = await preparedText<JoinedRow>(db, JOINED_SQL, [siren, today, PROCEEDING_FAMILIES, MAX_PROCEEDINGS]);
   if (!row) throw new Error('joined company read: no row');
   const establishment = row.establishment ? ({ ...row.establishment, siege: Boolean(row.establishment.siege) } as EstablishmentFields) : null;
   const { register: g } = row;

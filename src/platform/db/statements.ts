@@ -1,7 +1,6 @@
-// Hot-path queries prepared once per connection, on Knex's own connections (so transactions
-// and the pool stay Knex's): on SQLite, better-sqlite3 statements run synchronously; on
-// PostgreSQL, named statements of the pg driver (parsed and planned once per connection).
-import { createHash } from 'node:crypto';
+// Hot-path queries on SQLite: better-sqlite3 statements prepared once per connection and
+// run synchronously on Knex's own connection (so transactions and the pool stay Knex's).
+// PostgreSQL's prepared statements are in prepared.ts.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './database.js';
 
@@ -52,37 +51,6 @@ export async function withSqlite<T>(db: Database, run: (conn: BetterSqlite3.Data
   const conn = (await db.client.acquireConnection()) as BetterSqlite3.Database;
   try {
     return run(conn);
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
-}
-
-/** What `preparedRows` uses of a pg client (the driver's `query` with a named statement). */
-interface PgClient {
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
-}
-
-const pgNames = new Map<string, string>();
-
-/** A statement's name: derived from its text, so one name never stands for two texts (the driver refuses that). */
-function pgStatementName(text: string): string {
-  let name = pgNames.get(text);
-  if (!name) {
-    name = `p_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
-    pgNames.set(text, name);
-  }
-  return name;
-}
-
-/**
- * Runs `text` ($1, $2… parameters) as a named prepared statement on one of Knex's PostgreSQL
- * connections (the transaction's own inside `db.transaction`): the server parses and plans
- * it on its first use on that connection only, and the call skips Knex's query building.
- */
-export async function preparedRows<T>(db: Database, text: string, values: readonly unknown[]): Promise<T[]> {
-  const conn = (await db.client.acquireConnection()) as PgClient;
-  try {
-    return (await conn.query({ name: pgStatementName(text), text, values })).rows as T[];
   } finally {
     await db.client.releaseConnection(conn);
   }

@@ -16,6 +16,7 @@
 import type { Knex } from 'knex';
 import { changeStamp } from '../db/change-stamp.js';
 import { kindOf } from '../db/database.js';
+import { preparedRows } from '../db/prepared.js';
 
 /** Entries per database: a page holds at most MAX_SEARCH_DEPTH keys, a common page 10 to 50 (a few KiB each). */
 const MAX_ENTRIES = 5000;
@@ -92,7 +93,8 @@ export async function searchDataVersion(db: Knex, tables: readonly string[]): Pr
   const store = storeOf(db);
   const versioned = await versionedTables(db, store);
   if (!tables.every((t) => versioned.has(t))) return null;
-  const rows = (await db('search_data_versions').whereIn('name', [...new Set(tables)]).select('name', 'version')) as { name: string; version: string | number }[];
+  // Read at every search call: prepared (preparedRows).
+  const rows = await preparedRows<{ name: string; version: string | number }>(db, db('search_data_versions').whereIn('name', [...new Set(tables)].sort()).select('name', 'version'));
   const versions = new Map(rows.map((r) => [r.name, String(r.version)]));
   if (!tables.every((t) => versions.has(t))) return null;
   return {
