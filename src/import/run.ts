@@ -12,6 +12,7 @@ import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js'
 import { withSqlite } from '../platform/db/statements.js';
 import { deferSearchIndexes, restoreSearchIndexes } from '../platform/search/full-text.js';
 import { makeRoomForWriters } from '../platform/db/writer-queue.js';
+import { analyzeChangedTables, countTableChanges, type TableChanges } from '../platform/db/statistics.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
@@ -228,6 +229,8 @@ export async function importFile<Raw, Row>(
   let progress: Progress | null = null;
   let readBytes = 0;
   let loaded = false;
+  // PostgreSQL: the rows changed per table, for the statistics of the tables a load changed (statistics.ts).
+  const changes: TableChanges = new Map();
   try {
     restore = await importSettings(db);
     // A first load into empty search tables: their GIN indexes built once at the end.
@@ -248,7 +251,7 @@ export async function importFile<Raw, Row>(
         const result = await db.transaction(async (trx) => {
           // Importers may read before they write (provisional companies, versions): the lock first.
           await lockForWrite(trx);
-          return importer.write(trx, batch.rows, writeStamp);
+          return countTableChanges(trx, changes, () => importer.write(trx, batch.rows, writeStamp));
         });
         // Writers waiting for the lock (an account created meanwhile) take it now, not after the whole file.
         await makeRoomForWriters(db);
@@ -269,6 +272,8 @@ export async function importFile<Raw, Row>(
     await restoreSearchIndexes(db).catch((err: unknown) => {
       if (loaded) throw err;
     });
+    // The tables' statistics, for the plans of the searches that follow (committed batches only: a stopped load's too).
+    await analyzeChangedTables(db, changes).catch(() => undefined);
     progress?.update(report.read, readBytes);
     progress?.stop();
   }
