@@ -51,12 +51,7 @@ export async function preparedText<T>(db: Database, text: string, values: readon
 export async function preparedRows<T>(db: Database, query: Knex.QueryBuilder): Promise<T[]> {
   if (kindOf(db) !== 'postgres' || db.isTransaction) return (await query) as T[];
   const { sql, bindings } = query.toSQL().toNative();
-  const conn = (await db.client.acquireConnection()) as PgConnection;
-  try {
-    return (await conn.query({ name: nameOf(sql), text: sql, values: bindings })).rows as T[];
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
+  return preparedText<T>(db, sql, bindings);
 }
 
 /**
@@ -83,12 +78,6 @@ export async function preparedRowsTogether(db: Database, queries: readonly Knex.
     const text = sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
     return `(select coalesce(json_agg(t), '[]'::json) from (${text}) t) as r${i}`;
   });
-  const text = `select ${columns.join(', ')}`;
-  const conn = (await db.client.acquireConnection()) as PgConnection;
-  try {
-    const [row] = (await conn.query({ name: nameOf(text), text, values })).rows as Record<string, Record<string, unknown>[]>[];
-    return queries.map((_, i) => row?.[`r${i}`] ?? []);
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
+  const [row] = await preparedText<Record<string, Record<string, unknown>[]>>(db, `select ${columns.join(', ')}`, values);
+  return queries.map((_, i) => row?.[`r${i}`] ?? []);
 }
