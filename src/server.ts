@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config, ServiceRole } from './config.js';
 import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer.js';
-import { SERVICE_BUSY_TIMEOUT_MS, retryWhileBusy } from './platform/db/busy.js';
+import { SERVICE_BUSY_TIMEOUT_MS, SERVICE_LOCK_BUDGET_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
 import { restoreSearchIndexes } from './platform/search/full-text.js';
@@ -33,7 +33,7 @@ import { recordServiceAddress } from './platform/db/service-address.js';
  * and gives its connection back instead of holding it until the call's limit).
  */
 function serviceDatabase(operationTimeoutMs: number) {
-  return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, poolSize: 16, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000), lockTimeoutMs: 3000 };
+  return { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, lockBudgetMs: SERVICE_LOCK_BUDGET_MS, poolSize: 16, acquireTimeoutMs: 3000, statementTimeoutMs: Math.max(1000, operationTimeoutMs - 5000), lockTimeoutMs: 3000 };
 }
 /** A process of background work alone (a cluster's primary, SERVICE_ROLES without api): a few connections. */
 export function backgroundDatabase(operationTimeoutMs: number) {

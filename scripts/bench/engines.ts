@@ -20,7 +20,7 @@ import { appendEvents } from '../../src/domains/events/store.js';
 import { writeDemoData, type DemoDataResult } from '../demo/index.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { noticeEvent } from './events.js';
-import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, formatInt, measure, verdict, type Figures } from './measure.js';
+import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, failuresOf, figureLine, formatInt, measure, verdict, type Figures } from './measure.js';
 import { startProcess, stopProcess } from './processes.js';
 import { benchRobot } from './robot.js';
 
@@ -311,8 +311,8 @@ async function measureFollows(p: Prepared, title: string): Promise<Figures> {
   const warmUp = Math.min(400, Math.floor(p.followBodies.length / 4));
   await follow(warmUp);
   const r = await follow(p.followBodies.length - warmUp);
-  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-  console.log(`${title.padEnd(52)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   erreurs ${figures.errors + figures.non2xx}`);
+  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, failures: failuresOf(r) };
+  console.log(figureLine(title, figures));
   return figures;
 }
 
@@ -402,7 +402,7 @@ function printComparison(runs: EngineRun[], bare: Figures): void {
   console.log('');
   console.log(`${'Mesure (20 cx : appels/s, p99, CPU par appel)'.padEnd(46)} ${pad('SQLite', 28)} ${pad('PostgreSQL', 28)}   SQLite/PG (débit ; CPU)`);
   const cell = (f: (Figures & { cpuMs: number }) | undefined) =>
-    f ? `${formatInt(f.rps)}/s ${f.p99} ms ${f.cpuMs.toFixed(2)} ms${f.errors + f.non2xx ? ` (${f.errors + f.non2xx} err.)` : ''}` : '—';
+    f ? `${formatInt(f.rps)}/s ${f.p99} ms ${f.cpuMs.toFixed(2)} ms${f.errors + f.non2xx ? ` (${f.errors + f.non2xx} err. : ${f.failures})` : ''}` : '—';
   let failures = 0;
   for (const [key, label] of Object.entries(ROWS)) {
     const a = sqlite?.figures.get(key);

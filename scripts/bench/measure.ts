@@ -18,16 +18,32 @@ export interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The answers outside 2xx by status, and the connection errors (time-outs included): « 503 ×4, erreurs réseau ×1 ». */
+  failures: string;
+}
+
+/** The answers outside 2xx by status and the connection errors of an autocannon run, for the printed line. */
+export function failuresOf(r: autocannon.Result): string {
+  const parts = Object.entries(r.statusCodeStats ?? {})
+    .filter(([status]) => !status.startsWith('2'))
+    .map(([status, s]) => `${status} ×${(s as { count: number }).count}`);
+  if (r.timeouts) parts.push(`délais dépassés ×${r.timeouts}`);
+  if (r.errors > r.timeouts) parts.push(`erreurs réseau ×${r.errors - r.timeouts}`);
+  return parts.join(', ');
+}
+
+/** The printed line of a figure: calls per second, latencies, failures and what they were. */
+export function figureLine(title: string, figures: Figures): string {
+  const failed = figures.errors + figures.non2xx;
+  return `${title.padEnd(52)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   erreurs ${failed}${failed ? ` (${figures.failures})` : ''}`;
 }
 
 /** A short warm-up (JIT, caches), then the measured run; prints one line. */
 export async function measure(title: string, options: autocannon.Options, connections = CONNECTIONS): Promise<Figures> {
   await autocannon({ ...options, duration: 2, connections });
   const r = await autocannon({ ...options, duration: DURATION, connections });
-  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-  console.log(
-    `${title.padEnd(52)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   erreurs ${figures.errors + figures.non2xx}`,
-  );
+  const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, failures: failuresOf(r) };
+  console.log(figureLine(title, figures));
   return figures;
 }
 

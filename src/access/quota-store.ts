@@ -7,7 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { excusingWrites } from '../platform/db/change-stamp.js';
 import { kindOf, type Database } from '../platform/db/database.js';
-import { isBusy, retryWhileBusy } from '../platform/db/busy.js';
+import { SERVICE_LOCK_BUDGET_MS, isBusy, retryWhileBusy } from '../platform/db/busy.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
 
 export const MINUTE_MS = 60_000;
@@ -215,12 +215,8 @@ function decideGroup(conn: BetterSqlite3.Database, group: readonly Pick<PendingA
  * the same as if each call had its own transaction (same order, same counts, durable before
  * the answer), but the commit, the costliest part, is paid once per group.
  */
-/**
- * How long an admission waits for another connection's write lock on SQLite, in pauses off
- * the event loop: enough to pass between an import's batches (each holds the lock ~0.5 s),
- * short enough that a lock held for good is answered 503 within about a second.
- */
-export const LOCK_BUDGET_MS = 1500;
+/** How long an admission waits for another connection's write lock on SQLite (the service's budget, busy.ts). */
+export const LOCK_BUDGET_MS = SERVICE_LOCK_BUDGET_MS;
 
 class SqliteQuotaStore implements QuotaStore {
   private queue: PendingAdmission[] = [];

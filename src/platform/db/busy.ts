@@ -9,6 +9,13 @@ import { kindOf } from './database.js';
 /** busy_timeout of the service's connection: the longest a lock may stall the event loop at once. */
 export const SERVICE_BUSY_TIMEOUT_MS = 10;
 
+/**
+ * How long the service's work waits for another connection's write lock on SQLite, in
+ * pauses off the event loop: enough to pass between an import's batches (each holds the
+ * lock ~0.5 s), short enough that a lock held for good is answered 503 within about a second.
+ */
+export const SERVICE_LOCK_BUDGET_MS = 1500;
+
 /** busy_timeout of the command-line tools: they have no other work, so they wait longer for a lock. */
 export const CLI_BUSY_TIMEOUT_MS = 30_000;
 

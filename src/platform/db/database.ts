@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { RetryingSqliteClient } from './sqlite-client.js';
 
 export type Database = Knex;
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -12,6 +13,11 @@ export interface DatabaseOptions {
   searchPath?: string;
   /** SQLite: how long a statement waits for another connection's lock, on the event loop (default 5 s; see busy.ts). */
   busyTimeoutMs?: number;
+  /**
+   * SQLite: how long a statement run outside a transaction keeps trying, in pauses off the
+   * event loop, while another process holds the write lock (sqlite-client.ts); none by default.
+   */
+  lockBudgetMs?: number;
   /** PostgreSQL: connections in the pool (default 10). */
   poolSize?: number;
   /** PostgreSQL: how long a query may wait for a free connection (default 10 s). */
@@ -51,8 +57,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   if (databaseKind(url) === 'sqlite') {
     const filename = url.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-    return knexFactory({
-      client: 'better-sqlite3',
+    const config: Knex.Config & { lockBudgetMs: number } = {
+      client: RetryingSqliteClient as unknown as typeof Knex.Client,
+      lockBudgetMs: options.lockBudgetMs ?? 0,
       log: KNEX_LOG,
       connection: { filename },
       useNullAsDefault: true,
@@ -74,7 +81,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
           done(null, conn);
         },
       },
-    });
+    };
+    return knexFactory(config);
   }
   const timeouts = {
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1000 } : {}),

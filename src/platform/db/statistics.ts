@@ -11,11 +11,18 @@ import { kindOf, type Database } from './database.js';
 /** Rows inserted, updated or deleted per table of the current schema, counted over several transactions. */
 export type TableChanges = Map<string, number>;
 
-/** The current schema's tables with their rows inserted, updated or deleted as this connection counts them. */
+/**
+ * The current schema's tables with their rows inserted, updated or deleted as this connection
+ * counts them. The counters of the schema's own tables, read from `pg_class`: the view
+ * `pg_stat_xact_user_tables` computes them for every table of every schema first (3 ms a
+ * read on the test database's 758 relations, against 0.3 ms), twice per batch.
+ */
 async function pendingCounts(trx: Knex.Transaction): Promise<Map<string, number>> {
   const { rows } = await trx.raw(
-    `select relname, (n_tup_ins + n_tup_upd + n_tup_del)::bigint as n from pg_stat_xact_user_tables
-      where schemaname = current_schema() and n_tup_ins + n_tup_upd + n_tup_del > 0`,
+    `select relname, n from (
+       select c.relname, (pg_stat_get_xact_tuples_inserted(c.oid) + pg_stat_get_xact_tuples_updated(c.oid) + pg_stat_get_xact_tuples_deleted(c.oid))::bigint as n
+         from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')) t
+      where n > 0`,
   );
   return new Map((rows as { relname: string; n: string }[]).map((r) => [r.relname, Number(r.n)]));
 }
