@@ -216,7 +216,7 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
         today,
       );
       // The page's companies and all their records show, read together: one statement on
-      // PostgreSQL (seven on SQLite) instead of four per company. Measured on the demo set
+      // PostgreSQL (five on SQLite) instead of four per company. Measured on the demo set
       // (one-word search from the result cache, loaded machine), PostgreSQL: 43 statements,
       // 18 ms of the service's CPU and 22 ms of PostgreSQL's per call before; SQLite: 42
       // statements, 11 ms before, 4.5 ms after five.

@@ -5,11 +5,12 @@
 // statements, each parsed, planned and sent on its own, entreprises.get was 3.9x slower on
 // PostgreSQL than on SQLite (2.80 ms CPU per call against 0.68 ms on the demo set).
 import type { Database } from '../../platform/db/database.js';
-import { preparedRowsTogether } from '../../platform/db/prepared.js';
+import type { Knex } from 'knex';
+import { preparedRowsTogether, preparedRowsTogetherOf } from '../../platform/db/prepared.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsFromRows, proceedingsQuery, type ProceedingView } from '../announcements/store.js';
 import { detailsFromRows, detailsQueries, NO_DETAILS, type CompanyDetails } from './details.js';
-import { companyViewQueries, companyViewsFromRows, establishmentViewFromRows, establishmentViewQueries, type CompanyView } from './store.js';
+import { companyViewQueries, companyViewsFromRows, establishmentViewFromRows, establishmentViewQueries, headlessViewQueries, sirensWithoutHead, type CompanyView } from './store.js';
 
 /** Proceedings listed on a company's record, newest first. */
 export const MAX_PROCEEDINGS = 20;
@@ -28,16 +29,33 @@ export interface CompanyPage {
   details: Map<string, CompanyDetails>;
 }
 
-/** What the records of these companies show (a page of search results, or the record of one). */
+/**
+ * What the records of these companies show (a page of search results, or the record of one):
+ * one statement on PostgreSQL, five on SQLite; a SIREN without head office (no unit
+ * imported, or none under `nic_siege`) costs one more statement (two on SQLite).
+ */
 export async function companyPage(db: Database, sirens: readonly string[], today: string): Promise<CompanyPage> {
   if (!sirens.length) return { views: new Map(), proceedings: new Map(), details: new Map() };
-  const [units, rge, firsts, registers, proceedingRows, registerDetails, accounts] = await preparedRowsTogether(db, [
-    ...companyViewQueries(db, sirens, today),
-    proceedingsQuery(db, sirens, PROCEEDING_FAMILIES, MAX_PROCEEDINGS),
-    ...detailsQueries(db, sirens),
-  ]);
+  const [units = [], rge = [], proceedingRows = [], registerDetails = [], accounts = []] = await preparedRowsTogether(db, pageQueries(db, sirens, today));
+  return pageFromRows(db, sirens, units, rge, proceedingRows, registerDetails, accounts);
+}
+
+/** The selects of a page, for `pageFromRows`. */
+function pageQueries(db: Database, sirens: readonly string[], today: string): Knex.QueryBuilder[] {
+  return [...companyViewQueries(db, sirens, today), proceedingsQuery(db, sirens, PROCEEDING_FAMILIES, MAX_PROCEEDINGS), ...detailsQueries(db, sirens)];
+}
+
+/** The page from the rows of `pageQueries`, the views of SIRENs without head office completed (`headlessViewQueries`). */
+async function pageFromRows(
+  db: Database,
+  sirens: readonly string[],
+  ...[units, rge, proceedingRows, registerDetails, accounts]: Record<string, unknown>[][]
+): Promise<CompanyPage> {
+  const headless = sirensWithoutHead(sirens, units ?? []);
+  // Compiled once per number of SIRENs (distinct ones: `sirensWithoutHead` gives each once).
+  const [firsts = [], registers = []] = headless.length ? await preparedRowsTogetherOf(db, `without head office, ${headless.length}`, (keys) => headlessViewQueries(db, keys), headless) : [];
   return {
-    views: companyViewsFromRows(sirens, units ?? [], rge ?? [], firsts ?? [], registers ?? []),
+    views: companyViewsFromRows(sirens, units ?? [], rge ?? [], firsts, registers),
     proceedings: proceedingsFromRows(sirens, proceedingRows ?? []),
     details: detailsFromRows(registerDetails ?? [], accounts ?? []),
   };
@@ -45,9 +63,10 @@ export async function companyPage(db: Database, sirens: readonly string[], today
 
 const NOTHING: RecordParts = { view: null, proceedings: [], details: NO_DETAILS };
 
-/** The record of this SIREN: a page of one. */
+/** The record of this SIREN: a page of one, its selects compiled once. */
 export async function recordPartsBySiren(db: Database, siren: string, today: string): Promise<RecordParts> {
-  const page = await companyPage(db, [siren], today);
+  const [units = [], rge = [], proceedingRows = [], registerDetails = [], accounts = []] = await preparedRowsTogetherOf(db, 'record by SIREN', ([s, day]) => pageQueries(db, [s as string], day as string), [siren, today]);
+  const page = await pageFromRows(db, [siren], units, rge, proceedingRows, registerDetails, accounts);
   const view = page.views.get(siren);
   return view ? { view, proceedings: page.proceedings.get(siren) ?? [], details: page.details.get(siren) ?? NO_DETAILS } : NOTHING;
 }
@@ -56,16 +75,17 @@ export async function recordPartsBySiren(db: Database, siren: string, today: str
 export async function recordPartsBySiret(db: Database, siret: string, today: string): Promise<RecordParts> {
   // A SIRET is its SIREN followed by the NIC (the importer stores `siren` so).
   const siren = siret.slice(0, 9);
-  const [establishments, rge, proceedingRows, registerDetails, accounts] = await preparedRowsTogether(db, [
-    ...establishmentViewQueries(db, siret, today),
-    proceedingsQuery(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS),
-    ...detailsQueries(db, [siren]),
-  ]);
-  const view = establishmentViewFromRows(establishments ?? [], rge ?? []);
+  const [establishments = [], rge = [], proceedingRows = [], registerDetails = [], accounts = []] = await preparedRowsTogetherOf(
+    db,
+    'record by SIRET',
+    ([t, s, day]) => [...establishmentViewQueries(db, t as string, day as string), proceedingsQuery(db, [s as string], PROCEEDING_FAMILIES, MAX_PROCEEDINGS), ...detailsQueries(db, [s as string])],
+    [siret, siren, today],
+  );
+  const view = establishmentViewFromRows(establishments, rge);
   if (!view) return NOTHING;
   return {
     view,
-    proceedings: proceedingsFromRows([siren], proceedingRows ?? []).get(siren) ?? [],
-    details: detailsFromRows(registerDetails ?? [], accounts ?? []).get(siren) ?? NO_DETAILS,
+    proceedings: proceedingsFromRows([siren], proceedingRows).get(siren) ?? [],
+    details: detailsFromRows(registerDetails, accounts).get(siren) ?? NO_DETAILS,
   };
 }
