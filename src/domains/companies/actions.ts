@@ -4,13 +4,12 @@ import { euros } from '../../platform/french-numbers.js';
 import type { Caller } from '../../access/caller.js';
 import { EFFECTIF_LABELS, FORME_JURIDIQUE_LABELS } from './labels.js';
 import { departementOfPostalCode } from '../../import/fields.js';
-import { companyBySiret, companyViewQueries, companyViewsFromRows, searchCompanies, type CompanyView } from './store.js';
+import { searchCompanies, type CompanyView } from './store.js';
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
-import { proceedingsBySiren, proceedingsFromRows, proceedingsQuery, type ProceedingView } from '../announcements/store.js';
+import { proceedingsBySiren, type ProceedingView } from '../announcements/store.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
-import { detailsBySiren, detailsFromRows, detailsQueries, NO_DETAILS, type CompanyDetails } from './details.js';
-import { MAX_PROCEEDINGS, recordPartsBySiren } from './record-parts.js';
-import { preparedRowsTogether } from '../../platform/db/prepared.js';
+import { detailsBySiren, NO_DETAILS, type CompanyDetails } from './details.js';
+import { companyPage, MAX_PROCEEDINGS, recordPartsBySiren, recordPartsBySiret } from './record-parts.js';
 import { decodeCursor, MAX_SEARCH_DEPTH, nextCursor, pageWindow, searchFingerprint } from '../../platform/search/cursor.js';
 import { parseQuery } from '../../platform/search/query-syntax.js';
 import { InvalidArgumentsError } from '../../errors.js';
@@ -186,16 +185,9 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       // A SIRET of another company is no establishment of this one: nothing to show, as for an unknown one.
       if (args.siren && args.siret && !args.siret.startsWith(args.siren)) return { results: [], next_cursor: null, total_estimated: 0, _meta: META };
       const today = parisDay(now());
-      if (!args.siret) {
-        const { view, proceedings, details } = await recordPartsBySiren(db, args.siren as string, today);
-        const results = view ? [companyRecord(view, publicUrl, false, proceedings, details)] : [];
-        return { results, next_cursor: null, total_estimated: results.length, _meta: META };
-      }
-      const view = await companyBySiret(db, args.siret, today);
-      const siren = view ? (view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? null) : null;
-      const proceedings = siren ? ((await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? []) : [];
-      const details = siren ? ((await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS) : NO_DETAILS;
-      const results = view ? [companyRecord(view, publicUrl, true, proceedings, details)] : [];
+      const asEstablishment = !!args.siret;
+      const { view, proceedings, details } = args.siret ? await recordPartsBySiret(db, args.siret, today) : await recordPartsBySiren(db, args.siren as string, today);
+      const results = view ? [companyRecord(view, publicUrl, asEstablishment, proceedings, details)] : [];
       return { results, next_cursor: null, total_estimated: results.length, _meta: META };
     },
     'entreprises.search': async (args) => {
@@ -228,14 +220,7 @@ export function companyActions({ db, now, publicUrl, cursorKey }: Services): Com
       // (one-word search from the result cache, loaded machine), PostgreSQL: 43 statements,
       // 18 ms of the service's CPU and 22 ms of PostgreSQL's per call before; SQLite: 42
       // statements, 11 ms before, 4.5 ms after five.
-      const [units, rge, proceedingRows, registers, accounts] = await preparedRowsTogether(db, [
-        ...companyViewQueries(db, found.sirens, today),
-        proceedingsQuery(db, found.sirens, PROCEEDING_FAMILIES, MAX_PROCEEDINGS),
-        ...detailsQueries(db, found.sirens),
-      ]);
-      const views = await companyViewsFromRows(db, found.sirens, units ?? [], rge ?? [], today);
-      const proceedings = proceedingsFromRows(found.sirens, proceedingRows ?? []);
-      const details = detailsFromRows(registers ?? [], accounts ?? []);
+      const { views, proceedings, details } = await companyPage(db, found.sirens, today);
       const known = found.sirens.map((siren) => views.get(siren)).filter((v): v is CompanyView => v !== undefined);
       const sirenOf = (v: CompanyView) => v.company?.siren ?? v.establishment?.siren ?? v.register?.siren ?? '';
       const results = known.map((v) => {

@@ -2,7 +2,7 @@
 // its RGE certifications in force, and searches by words and filters.
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
-import { preparedRows, preparedRowsTogether } from '../../platform/db/prepared.js';
+import { preparedRowsTogether } from '../../platform/db/prepared.js';
 import { COMPANIES_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
@@ -73,6 +73,17 @@ function inForce(query: Knex.QueryBuilder, today: string): Knex.QueryBuilder {
   return query.where((w) => w.whereNull('r.date_fin').orWhere('r.date_fin', '>=', today)).andWhere((w) => w.whereNull('r.date_debut').orWhere('r.date_debut', '<=', today));
 }
 
+/**
+ * Which establishment speaks for a company whose head office is not under `nic_siege`: the
+ * one flagged head office, else (without a unit) an open one, else the first; an open one
+ * first too among several flagged.
+ */
+const HEAD_ORDER: { column: string; order: 'asc' | 'desc' }[] = [
+  { column: 'siege', order: 'desc' },
+  { column: 'etat', order: 'asc' },
+  { column: 'siret', order: 'asc' },
+];
+
 /** Certifications by domain, then by establishment (so that equal domains fall alike in every read). */
 const RGE_ORDER = ['r.domaine', 'r.siret'];
 
@@ -98,7 +109,7 @@ export async function companyBySiren(db: Database, siren: string, today: string)
     // head office, else an open establishment, else the first.
     const known = await db('establishments')
       .where({ siren })
-      .orderBy([{ column: 'siege', order: 'desc' }, { column: 'etat', order: 'asc' }, { column: 'siret', order: 'asc' }])
+      .orderBy(HEAD_ORDER)
       .first(ESTABLISHMENT_COLUMNS);
     if (known) return { company: null, establishment: toEstablishment(known), rge: await rgeOf(db, { siren }, today) };
     // Known by the register alone (not in the SIRENE stock imported, or never): its own identity.
@@ -109,14 +120,17 @@ export async function companyBySiren(db: Database, siren: string, today: string)
   }
   const head =
     (company.nic_siege ? await db('establishments').where({ siret: `${siren}${company.nic_siege}` }).first(ESTABLISHMENT_COLUMNS) : undefined) ??
-    (await db('establishments').where({ siren, siege: true }).first(ESTABLISHMENT_COLUMNS));
+    (await db('establishments').where({ siren, siege: true }).orderBy(HEAD_ORDER).first(ESTABLISHMENT_COLUMNS));
   return { company, establishment: toEstablishment(head), rge: await rgeOf(db, { siren }, today) };
 }
 
+const REGISTER_IDENTITY = ['siren', 'denomination', 'categorie_juridique', 'activite_principale', 'siege_code_postal', 'siege_commune'];
+
 /**
- * The selects of `companiesBySiren` (one page of companies), for `companyViewsFromRows`:
- * the units with their head offices under `nic_siege` (`siren || nic_siege`, the
- * establishment's key), and the certifications in force of their establishments.
+ * The selects of a page of companies, for `companyViewsFromRows`: the units with their head
+ * offices under `nic_siege` (`siren || nic_siege`, the establishment's key), and the
+ * certifications in force of their establishments. The SIRENs these rows leave without a
+ * head office (`sirensWithoutHead`) are read by `headlessViewQueries`.
  */
 export function companyViewQueries(db: Database, sirens: readonly string[], today: string): [Knex.QueryBuilder, Knex.QueryBuilder] {
   const unique = [...new Set(sirens)];
@@ -129,54 +143,89 @@ export function companyViewQueries(db: Database, sirens: readonly string[], toda
   ];
 }
 
+/** The SIRENs whose unit and head office the rows of `companyViewQueries` do not give: no unit imported (or no row), or no head office under `nic_siege`. */
+export function sirensWithoutHead(sirens: readonly string[], unitRows: readonly Record<string, unknown>[]): string[] {
+  const headed = new Set(unitRows.filter((r) => r.unit_known && r.h_siret !== null && r.h_siret !== undefined).map((r) => r.siren as string));
+  return [...new Set(sirens)].filter((s) => !headed.has(s));
+}
+
 /**
- * The views of these companies from the rows of `companyViewQueries`, as `companyBySiren`
- * gives each one (its certifications in no set order). What those rows do not tell is read
- * here: a head office not under `nic_siege` (the one marked as such, one statement for the
- * page), a SIREN without its unit (a provisional row: `companyBySiren`'s own path).
+ * The selects that complete the views of SIRENs without head office (rare: the demo set
+ * holds none): the establishment that speaks for each (HEAD_ORDER, among those flagged head
+ * office when the unit is known), and for a SIREN without unit, the register's identity.
+ * Read only when needed, so that a page of companies with their head offices pays nothing.
  */
-export async function companyViewsFromRows(
-  db: Database,
+export function headlessViewQueries(db: Database, sirens: readonly string[]): [Knex.QueryBuilder, Knex.QueryBuilder] {
+  const unique = [...new Set(sirens)];
+  const unit = (siren: string) => db('companies as c').select(db.raw('1')).whereRaw(`c.siren = ${siren}`).where('c.unit_known', true);
+  // The SIRENs as rows, each one's establishment looked for alone (a `companies` row may lack).
+  const keys = db.raw(`(${unique.map(() => 'select cast(? as text) as siren').join(' union all ')}) as k`, unique);
+  const first = db('establishments as f')
+    .select('f.siret')
+    .whereRaw('f.siren = k.siren')
+    .where((w) => w.where('f.siege', true).orWhereNotExists(unit('k.siren')))
+    .orderBy(HEAD_ORDER.map((o) => ({ ...o, column: `f.${o.column}` })))
+    .limit(1);
+  return [
+    db('establishments as e')
+      .whereIn('e.siret', db.from(keys).select(first.as('siret')))
+      .select(ESTABLISHMENT_COLUMNS.map((c) => `e.${c}`)),
+    db('company_registers as g')
+      .whereIn('g.siren', unique)
+      .whereNotExists(unit('g.siren'))
+      .select(REGISTER_IDENTITY.map((c) => `g.${c}`)),
+  ];
+}
+
+/** A unit from a row of `companies` (`prefix` before each column), undefined when not imported (a provisional row, or none). */
+function unitFromRow(row: Record<string, unknown>, prefix = ''): CompanyFields | undefined {
+  if (!row[`${prefix}unit_known`]) return undefined;
+  const company: Record<string, unknown> = {};
+  for (const c of COMPANY_COLUMNS) if (c !== 'unit_known') company[c] = row[`${prefix}${c}`];
+  return company as unknown as CompanyFields;
+}
+
+/**
+ * The views of these companies from the rows of `companyViewQueries` and, for the SIRENs
+ * without head office, of `headlessViewQueries`, each as
+ * `companyBySiren` gives it (its certifications in no set order); a SIREN known neither by
+ * SIRENE nor by the register is absent.
+ */
+export function companyViewsFromRows(
   sirens: readonly string[],
   unitRows: readonly Record<string, unknown>[],
   rgeRows: readonly Record<string, unknown>[],
-  today: string,
-): Promise<Map<string, CompanyView>> {
-  const unique = [...new Set(sirens)];
+  firstRows: readonly Record<string, unknown>[],
+  registerRows: readonly Record<string, unknown>[],
+): Map<string, CompanyView> {
   const out = new Map<string, CompanyView>();
   const units = new Map<string, CompanyFields>();
   const heads = new Map<string, EstablishmentFields>();
   for (const row of unitRows) {
-    if (!row.unit_known) continue;
-    const siren = row.siren as string;
-    const company: Record<string, unknown> = {};
-    for (const c of COMPANY_COLUMNS) if (c !== 'unit_known') company[c] = row[c];
-    units.set(siren, company as unknown as CompanyFields);
+    const company = unitFromRow(row);
+    if (!company) continue;
+    units.set(company.siren, company);
     if (row.h_siret !== null && row.h_siret !== undefined) {
       const head: Record<string, unknown> = {};
       for (const c of ESTABLISHMENT_COLUMNS) head[c] = row[`h_${c}`];
-      heads.set(siren, toEstablishment(head) as EstablishmentFields);
+      heads.set(company.siren, toEstablishment(head) as EstablishmentFields);
     }
   }
-  // No head office under `nic_siege` (none given, or not imported): the one marked as such.
-  const headless = unique.filter((s) => units.has(s) && !heads.has(s));
-  if (headless.length) {
-    const offices = await preparedRows<Record<string, unknown>>(db, db('establishments').whereIn('siren', headless).where({ siege: true }).orderBy('siret').select(ESTABLISHMENT_COLUMNS));
-    for (const o of offices) if (!heads.has(o.siren as string)) heads.set(o.siren as string, toEstablishment(o) as EstablishmentFields);
-  }
+  for (const row of firstRows) heads.set(row.siren as string, toEstablishment(row) as EstablishmentFields);
+  const registers = new Map(registerRows.map((r) => [r.siren as string, r as unknown as RegisterIdentity]));
   const rge = new Map<string, RgeFields[]>();
   for (const { company, ...r } of rgeRows as (RgeFields & { company: string })[]) {
     const list = rge.get(company);
     if (list) list.push(r);
     else rge.set(company, [r]);
   }
-  for (const siren of unique) {
-    const company = units.get(siren);
-    if (company) out.set(siren, { company, establishment: heads.get(siren) ?? null, rge: rge.get(siren) ?? [] });
-    else {
-      const view = await companyBySiren(db, siren, today);
-      if (view) out.set(siren, view);
-    }
+  for (const siren of new Set(sirens)) {
+    const company = units.get(siren) ?? null;
+    const establishment = heads.get(siren) ?? null;
+    const register = registers.get(siren);
+    if (company || establishment) out.set(siren, { company, establishment, rge: rge.get(siren) ?? [] });
+    // Known by the register alone: its own identity.
+    else if (register) out.set(siren, { company: null, establishment: null, rge: [], register });
   }
   return out;
 }
@@ -184,22 +233,46 @@ export async function companyViewsFromRows(
 /**
  * The views of several companies at once, by SIREN, as `companyBySiren` gives each one (the
  * certifications in no set order): a page of search results in one statement on
- * PostgreSQL (`preparedRowsTogether`), two on SQLite, instead of three per company. Every
+ * PostgreSQL (`preparedRowsTogether`), two on SQLite, instead of three per company (and
+ * one more, or two, for the SIRENs without head office). Every
  * statement costs a round trip on PostgreSQL, and unprepared a parse and a plan there: a
  * page of 10 companies read one by one took 30 statements, 18 ms of the service's CPU and
  * 22 ms of PostgreSQL's per call (demo set, loaded machine).
  */
 export async function companiesBySiren(db: Database, sirens: readonly string[], today: string): Promise<Map<string, CompanyView>> {
   if (!sirens.length) return new Map();
-  const [units, rge] = await preparedRowsTogether(db, companyViewQueries(db, sirens, today));
-  return companyViewsFromRows(db, sirens, units ?? [], rge ?? [], today);
+  const [units = [], rge = []] = await preparedRowsTogether(db, companyViewQueries(db, sirens, today));
+  const headless = sirensWithoutHead(sirens, units);
+  const [firsts = [], registers = []] = headless.length ? await preparedRowsTogether(db, headlessViewQueries(db, headless)) : [];
+  return companyViewsFromRows(sirens, units, rge, firsts, registers);
 }
 
+/** The establishment's view by separate reads (the reference `establishmentViewQueries` answers as). */
 export async function companyBySiret(db: Database, siret: string, today: string): Promise<CompanyView | null> {
   const establishment = await db('establishments').where({ siret }).first(ESTABLISHMENT_COLUMNS);
   if (!establishment) return null;
   const company = await unitOf(db, establishment.siren);
   return { company: company ?? null, establishment: toEstablishment(establishment), rge: await rgeOf(db, { siret }, today) };
+}
+
+/** The selects of an establishment's view, for `establishmentViewFromRows`: the establishment with its company's row, its certifications in force. */
+export function establishmentViewQueries(db: Database, siret: string, today: string): [Knex.QueryBuilder, Knex.QueryBuilder] {
+  return [
+    db('establishments as e')
+      .leftJoin('companies as c', 'c.siren', 'e.siren')
+      .where('e.siret', siret)
+      .select([...ESTABLISHMENT_COLUMNS.map((c) => `e.${c}`), ...COMPANY_COLUMNS.map((c) => `c.${c} as c_${c}`)]),
+    inForce(db('rge_certifications as r').where('r.siret', siret).select('r.siret', 'r.domaine', 'r.date_debut', 'r.date_fin'), today),
+  ];
+}
+
+/** The establishment's view from the rows of `establishmentViewQueries`, as `companyBySiret` gives it (its certifications in no set order). */
+export function establishmentViewFromRows(rows: readonly Record<string, unknown>[], rgeRows: readonly Record<string, unknown>[]): CompanyView | null {
+  const [row] = rows;
+  if (!row) return null;
+  const establishment: Record<string, unknown> = {};
+  for (const c of ESTABLISHMENT_COLUMNS) establishment[c] = row[c];
+  return { company: unitFromRow(row, 'c_') ?? null, establishment: toEstablishment(establishment), rge: rgeRows as unknown as RgeFields[] };
 }
 
 export interface CompanyFilters {

@@ -64,11 +64,19 @@ export async function preparedRows<T>(db: Database, query: Knex.QueryBuilder): P
  * caller when it matters. SQLite, and a transaction, run each select in turn.
  */
 export async function preparedRowsTogether(db: Database, queries: readonly Knex.QueryBuilder[]): Promise<Record<string, unknown>[][]> {
-  if (kindOf(db) !== 'postgres' || db.isTransaction) {
-    const out: Record<string, unknown>[][] = [];
-    for (const query of queries) out.push((await query) as Record<string, unknown>[]);
-    return out;
-  }
+  if (kindOf(db) !== 'postgres' || db.isTransaction) return rowsInTurn(queries);
+  const { text, values } = togetherStatement(queries);
+  return rowsOfTogether(db, text, values, queries.length);
+}
+
+async function rowsInTurn(queries: readonly Knex.QueryBuilder[]): Promise<Record<string, unknown>[][]> {
+  const out: Record<string, unknown>[][] = [];
+  for (const query of queries) out.push((await query) as Record<string, unknown>[]);
+  return out;
+}
+
+/** The one statement of `preparedRowsTogether`: each select as a JSON array of its rows. */
+function togetherStatement(queries: readonly Knex.QueryBuilder[]): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const columns = queries.map((query, i) => {
     const { sql, bindings } = query.toSQL().toNative();
@@ -78,6 +86,47 @@ export async function preparedRowsTogether(db: Database, queries: readonly Knex.
     const text = sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
     return `(select coalesce(json_agg(t), '[]'::json) from (${text}) t) as r${i}`;
   });
-  const [row] = await preparedText<Record<string, Record<string, unknown>[]>>(db, `select ${columns.join(', ')}`, values);
-  return queries.map((_, i) => row?.[`r${i}`] ?? []);
+  return { text: `select ${columns.join(', ')}`, values };
+}
+
+async function rowsOfTogether(db: Database, text: string, values: readonly unknown[], count: number): Promise<Record<string, unknown>[][]> {
+  const [row] = await preparedText<Record<string, Record<string, unknown>[]>>(db, text, values);
+  return Array.from({ length: count }, (_, i) => row?.[`r${i}`] ?? []);
+}
+
+/** A statement of `preparedRowsTogetherOf`: its text, and for each value the parameter it takes (its index) or its own constant. */
+interface Template {
+  text: string;
+  values: ({ param: number } | { constant: unknown })[];
+  count: number;
+}
+const templates = new Map<string, Template>();
+
+/**
+ * `preparedRowsTogether(db, build(params))` for a read of fixed shape called at every
+ * request (a record): on PostgreSQL, `build` runs and Knex compiles once per `name`, with
+ * stand-ins for the params, then each call only binds its params. `build` must give the same
+ * selects whatever the params (no branch, filter or dedupe on them) and put them in
+ * bindings only. Building and compiling a record's five selects cost more of the service's
+ * CPU than running their prepared statement (demo set, loaded machine: 0.41–0.66 ms per
+ * call built each time, 0.15–0.17 ms bound to the compiled text).
+ */
+export async function preparedRowsTogetherOf(
+  db: Database,
+  name: string,
+  build: (params: readonly string[]) => Knex.QueryBuilder[],
+  params: readonly string[],
+): Promise<Record<string, unknown>[][]> {
+  if (kindOf(db) !== 'postgres' || db.isTransaction) return rowsInTurn(build(params));
+  let template = templates.get(name);
+  if (!template) {
+    const standIns = params.map((_, i) => `\u0000param ${i}\u0000`);
+    const queries = build(standIns);
+    const { text, values } = togetherStatement(queries);
+    if (standIns.some((s) => text.includes(s))) throw new Error(`${name} : un paramètre figure dans le texte de la requête`);
+    template = { text, count: queries.length, values: values.map((v) => (typeof v === 'string' && standIns.includes(v) ? { param: standIns.indexOf(v) } : { constant: v })) };
+    templates.set(name, template);
+  }
+  const values = template.values.map((v) => ('param' in v ? params[v.param] : v.constant));
+  return rowsOfTogether(db, template.text, values, template.count);
 }

@@ -1,8 +1,32 @@
-// A company's record read by SIREN gives on each engine what the separate reads give (PostgreSQL's one joined statement included): unit, head office, RGE in force, register, accounts, proceedings; an unknown SIREN, none.
+// A company's record read as a page of one (by SIREN) or by SIRET, in one statement on PostgreSQL, gives on each engine what the separate reads give: unit, head office or establishment, RGE in force, register, accounts, proceedings; an unknown SIREN or SIRET, none.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { recordPartsBySiren, recordPartsJoined, recordPartsSeparately, MAX_PROCEEDINGS } from '../../../src/domains/companies/record-parts.js';
-import { kindOf } from '../../../src/platform/db/database.js';
+import { recordPartsBySiren, recordPartsBySiret, MAX_PROCEEDINGS, type RecordParts } from '../../../src/domains/companies/record-parts.js';
+import { companyBySiren, companyBySiret } from '../../../src/domains/companies/store.js';
+import { proceedingsBySiren } from '../../../src/domains/announcements/store.js';
+import { PROCEEDING_FAMILIES } from '../../../src/domains/announcements/import-bodacc.js';
+import { detailsBySiren, NO_DETAILS } from '../../../src/domains/companies/details.js';
+import type { Database } from '../../../src/platform/db/database.js';
+import { importFile } from '../../../src/import/run.js';
+import { IMPORTERS } from '../../../src/domains/importers.js';
+import { writeDemoData } from '../../../scripts/demo/index.js';
 import { openMigratedDatabase, type MigratedDatabase } from '../../helpers/service.js';
+
+/** The reference: the separate reads, one statement each. */
+async function separately(db: Database, key: { siren: string } | { siret: string }, today: string): Promise<RecordParts> {
+  const view = 'siren' in key ? await companyBySiren(db, key.siren, today) : await companyBySiret(db, key.siret, today);
+  if (!view) return { view: null, proceedings: [], details: NO_DETAILS };
+  const siren = view.company?.siren ?? view.establishment?.siren ?? view.register?.siren ?? '';
+  const proceedings = (await proceedingsBySiren(db, [siren], PROCEEDING_FAMILIES, MAX_PROCEEDINGS)).get(siren) ?? [];
+  const details = (await detailsBySiren(db, [siren])).get(siren) ?? NO_DETAILS;
+  return { view, proceedings, details };
+}
+
+/** Byte for byte: the record is built from these parts (RGE order aside, which the record sorts). */
+const canonical = (parts: RecordParts) =>
+  JSON.stringify({ ...parts, view: parts.view && { ...parts.view, rge: [...parts.view.rge].sort((a, b) => (a.siret + a.domaine < b.siret + b.domaine ? -1 : 1)) } });
 
 const TODAY = '2026-03-15';
 const STAMP = { ingested_at: '2026-03-01T00:00:00Z', updated_at: '2026-03-01T00:00:00Z' };
@@ -79,6 +103,8 @@ const announcement = (id: string, siren: string, date_parution: string, famille:
 // Every case of the record: the facts the separate reads give, checked on each engine.
 const FULL = '732829320'; // unit, head office by NIC, RGE (in force, ended, future), register, accounts, 22 proceedings
 const FLAGGED = '328847397'; // unit without NIC: the establishment flagged head office; accounts alone
+const HEADLESS = '343262622'; // unit whose NIC names no imported establishment: of two flagged, the open one
+const NO_ROW = '377514428'; // establishments without any companies row: the head office, closed
 const UNIT_ALONE = '511278533'; // unit, no establishment, register alone
 const ESTABLISHMENTS = '552032534'; // provisional unit: the open establishment, its RGE
 const REGISTER_ONLY = '889297453'; // known by the register alone
@@ -98,6 +124,7 @@ describe('company record parts by SIREN', function () {
       unit(UNIT_ALONE, { nic_siege: '00011' }),
       unit(ESTABLISHMENTS, { unit_known: false, denomination: null }),
       unit(CEASED, { etat: 'C', nic_siege: '00015' }),
+      unit(HEADLESS, { nic_siege: '00099' }),
     ]);
     await db('establishments').insert([
       establishment(FULL, '00018', { siege: true, enseigne: 'CHARPENTES' }),
@@ -108,6 +135,11 @@ describe('company record parts by SIREN', function () {
       establishment(ESTABLISHMENTS, '00028'),
       establishment(ESTABLISHMENTS, '00036'),
       establishment(CEASED, '00015', { siege: true, etat: 'F' }),
+      establishment(HEADLESS, '00012', { siege: true, etat: 'F' }),
+      establishment(HEADLESS, '00020'),
+      establishment(HEADLESS, '00038', { siege: true }),
+      establishment(NO_ROW, '00017'),
+      establishment(NO_ROW, '00025', { siege: true, etat: 'F' }),
     ]);
     await db('rge_certifications').insert([
       rge(`${FULL}00018`, 'Toiture', '2024-01-01', '2027-01-01'),
@@ -140,7 +172,7 @@ describe('company record parts by SIREN', function () {
   });
   after(async () => m.close());
 
-  const cases: [string, string, (parts: Awaited<ReturnType<typeof recordPartsSeparately>>) => void][] = [
+  const cases: [string, string, (parts: RecordParts) => void][] = [
     [
       'a unit with its head office, RGE, register, accounts and proceedings',
       FULL,
@@ -170,6 +202,22 @@ describe('company record parts by SIREN', function () {
         expect(details.capital).to.equal(null);
         expect(details.officers).to.deep.equal([]);
         expect(details.years.map((y) => y.chiffre_affaires)).to.deep.equal([null, 0]);
+      },
+    ],
+    [
+      'a unit whose NIC names no establishment imported: of the two flagged head office, the open one',
+      HEADLESS,
+      ({ view }) => {
+        expect(view?.company?.siren).to.equal(HEADLESS);
+        expect(view?.establishment).to.include({ siret: `${HEADLESS}00038`, siege: true, etat: 'A' });
+      },
+    ],
+    [
+      'establishments without any companies row: the head office, closed as it is',
+      NO_ROW,
+      ({ view }) => {
+        expect(view?.company).to.equal(null);
+        expect(view?.establishment).to.include({ siret: `${NO_ROW}00025`, siege: true, etat: 'F' });
       },
     ],
     [
@@ -223,13 +271,86 @@ describe('company record parts by SIREN', function () {
 
   for (const [title, siren, check] of cases) {
     it(title, async () => {
-      const separate = await recordPartsSeparately(m.db, siren, TODAY);
-      check(separate);
-      // Byte for byte: the record is built from these parts (RGE order aside, which the record sorts).
-      const bySiren = await recordPartsBySiren(m.db, siren, TODAY);
-      const sorted = (parts: typeof separate) => JSON.stringify({ ...parts, view: parts.view && { ...parts.view, rge: [...parts.view.rge].sort((a, b) => (a.siret + a.domaine < b.siret + b.domaine ? -1 : 1)) } });
-      expect(sorted(bySiren)).to.equal(sorted(separate));
-      if (kindOf(m.db) === 'postgres') expect(sorted(await recordPartsJoined(m.db, siren, TODAY))).to.equal(sorted(separate));
+      const reference = await separately(m.db, { siren }, TODAY);
+      check(reference);
+      expect(canonical(await recordPartsBySiren(m.db, siren, TODAY))).to.equal(canonical(reference));
     });
   }
+
+  it('reads every establishment by SIRET as the separate reads do (its unit or none, its own RGE), an unknown SIRET as none', async () => {
+    const sirets = [...((await m.db('establishments').orderBy('siret').pluck('siret')) as string[]), `${UNKNOWN}00011`];
+    for (const siret of sirets) {
+      const reference = await separately(m.db, { siret }, TODAY);
+      expect(canonical(await recordPartsBySiret(m.db, siret, TODAY)), siret).to.equal(canonical(reference));
+    }
+    expect((await recordPartsBySiret(m.db, `${FULL}00026`, TODAY)).view?.rge.map((r) => r.domaine)).to.deep.equal(['Isolation des murs']);
+    expect((await recordPartsBySiret(m.db, `${ESTABLISHMENTS}00010`, TODAY)).view).to.deep.include({ company: null, rge: [] });
+    expect((await recordPartsBySiret(m.db, `${UNKNOWN}00011`, TODAY)).view).to.equal(null);
+  });
+});
+
+describe('company records over the demo set', function () {
+  this.timeout(300000);
+  const DAY = '2026-03-05';
+  let database: MigratedDatabase;
+  let dir: string;
+
+  before(async () => {
+    database = await openMigratedDatabase();
+    const { db } = database;
+    dir = mkdtempSync(join(tmpdir(), 'record-parts-'));
+    const demo = await writeDemoData({ scale: 'small', outDir: dir, seed: 1, today: DAY });
+    const silent = () => ({ update: () => undefined, stop: () => undefined });
+    for (const source of ['sirene-unites', 'sirene-etablissements', 'rge', 'rne', 'ratios', 'bodacc'] as const)
+      for (const file of demo.files.filter((f) => f.source === source && !f.name.endsWith('.jsonl'))) await importFile(db, IMPORTERS[source] as never, file.path, { progress: silent });
+    // The cases the demo set does not hold, a few companies each: a head office not under
+    // nic_siege, none given, establishments only (a provisional unit, or no companies row),
+    // the register only (a provisional unit, or no companies row).
+    const sirens = (await db('companies').orderBy('siren').pluck('siren')) as string[];
+    const pick = (i: number) => sirens.slice(i, i + 3);
+    await db('companies').whereIn('siren', pick(10)).update({ nic_siege: '99999' });
+    await db('companies').whereIn('siren', pick(20)).update({ nic_siege: null });
+    await db('companies').whereIn('siren', [...pick(30), ...pick(40)]).update({ unit_known: false });
+    await db('companies').whereIn('siren', [...pick(50), ...pick(60)]).delete();
+    const registerOnly = [...pick(40), ...pick(60)];
+    await db('rge_certifications').whereIn('siret', db('establishments').select('siret').whereIn('siren', registerOnly)).delete();
+    await db('establishments').whereIn('siren', registerOnly).delete();
+  });
+  after(async () => {
+    await database?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads every SIREN known (and an unknown one) as the separate reads do', async () => {
+    const { db } = database;
+    const sirens = [
+      ...new Set([...((await db('companies').pluck('siren')) as string[]), ...((await db('establishments').pluck('siren')) as string[]), ...((await db('company_registers').pluck('siren')) as string[])]),
+      '000000001',
+    ].sort();
+    const seen = { registerOnly: 0, establishmentsOnly: 0, closed: 0, proceedings: 0, accounts: 0, rge: 0 };
+    for (const siren of sirens) {
+      const reference = await separately(db, { siren }, DAY);
+      expect(canonical(await recordPartsBySiren(db, siren, DAY)), siren).to.equal(canonical(reference));
+      const { view, proceedings, details } = reference;
+      if (view?.register) seen.registerOnly++;
+      if (view && !view.company && view.establishment) seen.establishmentsOnly++;
+      if (view?.company?.etat === 'C') seen.closed++;
+      if (proceedings.length) seen.proceedings++;
+      if (details.years.length) seen.accounts++;
+      if (view?.rge.length) seen.rge++;
+    }
+    // Every case met, so that the comparison covers it.
+    for (const [what, n] of Object.entries(seen)) expect(n, what).to.be.greaterThan(0);
+  });
+
+  it('reads establishments by SIRET as the separate reads do', async () => {
+    const { db } = database;
+    const all = (await db('establishments').orderBy('siret').pluck('siret')) as string[];
+    const unitless = (await db('establishments as e').whereNotExists(db('companies as c').select(db.raw('1')).whereRaw('c.siren = e.siren').where('c.unit_known', true)).pluck('e.siret')) as string[];
+    expect(unitless.length, 'establishments without their unit').to.be.greaterThan(0);
+    for (const siret of new Set([...all.filter((_, i) => i % 5 === 0), ...unitless])) {
+      const reference = await separately(db, { siret }, DAY);
+      expect(canonical(await recordPartsBySiret(db, siret, DAY)), siret).to.equal(canonical(reference));
+    }
+  });
 });
