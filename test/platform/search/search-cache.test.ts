@@ -7,6 +7,7 @@ import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { searchPage } from '../../../src/platform/search/search-page.js';
 import { searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
 import { sqliteVersionTriggers } from '../../../src/migrations/0032-sqlite-search-versions.js';
+import { SEARCHED_TABLES } from '../../../src/migrations/0030-search-under-load.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const INDEX = defineSearchIndex({ name: 'cache_search', columns: [{ name: 'titre', weight: 'A' }] });
@@ -159,6 +160,22 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
     if (!usingPostgres) {
       await other.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r001', fields: { titre: 'toiture ecole' } }]));
       expect(await version()).to.equal(last);
+    }
+  });
+
+  it('counts the writes of every searched table of the schema (a counter, and triggers on the table or its full-text keys)', async () => {
+    const counters = ((await db('search_data_versions').select('name')) as { name: string }[]).map((r) => r.name);
+    expect(counters).to.include.members([...SEARCHED_TABLES]);
+    const triggers = usingPostgres
+      ? ((await db.raw("select c.relname as tbl, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'search_data_changed'")).rows as { tbl: string; name: string }[])
+      : ((await db.raw("select tbl_name as tbl, name from sqlite_master where type = 'trigger'")) as { tbl: string; name: string }[]);
+    for (const table of SEARCHED_TABLES) {
+      if (usingPostgres) expect(triggers.some((t) => t.tbl === table), table).to.equal(true);
+      else {
+        const keys = `${table}_keys`;
+        const on = triggers.filter((t) => t.tbl === table || t.tbl === keys).map((t) => t.name);
+        expect(on.filter((n) => /_search_version_(insert|update|delete)$/.test(n)), table).to.have.length(3);
+      }
     }
   });
 
