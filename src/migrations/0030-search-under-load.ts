@@ -11,7 +11,7 @@
 // outlive their transaction; a deferred trigger turns the notes into the increments just
 // before the commit, so a counter's row is locked only during a commit, never during a long
 // import, and the counters of one commit are taken in name order (no deadlock between two
-// commits). SQLite needs none of it: its change stamp already changes at every commit.
+// commits). SQLite: row triggers, migration 0032.
 import type { Knex } from 'knex';
 
 /** Every table a search reads (the domains' filtered queries and their full-text indexes). */

@@ -1,11 +1,13 @@
-// The search result cache is exact: a repeated question is answered from it, and any committed write to a table the search reads — by this connection, another pool or another process, to the records, their filters or the index — is seen by the next call; an uncommitted write is not; PostgreSQL caches only tables with a version counter.
+// The search result cache is exact: a repeated question is answered from it, and any committed write to a table the search reads — by this connection, another pool or another process, to the records, their filters or the index — is seen by the next call; an uncommitted write is not; a write to a table no search reads (the quota log) leaves it alone; only tables with a version counter are cached.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { migrateLatest } from '../../../src/migrations/index.js';
 import { createSearchIndex, defineSearchIndex, upsertSearchDocuments, deleteSearchDocuments } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { searchPage } from '../../../src/platform/search/search-page.js';
-import { searchCacheStats, tablesOf } from '../../../src/platform/search/search-cache.js';
+import { searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
+import { sqliteVersionTriggers } from '../../../src/migrations/0032-sqlite-search-versions.js';
+import { SEARCHED_TABLES } from '../../../src/migrations/0030-search-under-load.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const INDEX = defineSearchIndex({ name: 'cache_search', columns: [{ name: 'titre', weight: 'A' }] });
@@ -31,12 +33,11 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
       t.string('tag').notNullable();
     });
     await createSearchIndex(db, INDEX);
-    if (usingPostgres) {
-      // What migration 0030 does for every searched table.
-      for (const table of ['cache_records', 'cache_tags', 'cache_search']) {
-        await db('search_data_versions').insert({ name: table });
-        await db.raw('create trigger search_data_changed after insert or update or delete or truncate on ?? for each statement execute function search_data_changed()', [table]);
-      }
+    // What migrations 0030 (PostgreSQL) and 0032 (SQLite) do for every searched table.
+    for (const table of ['cache_records', 'cache_tags', 'cache_search']) {
+      await db('search_data_versions').insert({ name: table });
+      if (usingPostgres) await db.raw('create trigger search_data_changed after insert or update or delete or truncate on ?? for each statement execute function search_data_changed()', [table]);
+      else for (const sql of sqliteVersionTriggers(table, table === 'cache_search')) await db.raw(sql);
     }
     const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${String(i).padStart(3, '0')}`, departement: i % 2 ? '29' : '35', date: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}` }));
     await db('cache_records').insert(rows);
@@ -124,34 +125,87 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
     expect((await searchPage(db, parseQuery('ecole'), spec('35'), page)).keys).to.deep.equal(before.keys.slice(1));
   });
 
-  if (usingPostgres) {
-    it('caches nothing that reads a table without a version counter', async () => {
-      await db.schema.createTable('cache_plain', (t) => t.string('id').primary());
-      await db('cache_plain').insert({ id: 'r001' });
-      const plain = () => ({ ...spec(), base: db('cache_records as c').whereExists(db('cache_plain as p').select(db.raw('1')).whereRaw('p.id = c.id')) });
-      await searchPage(db, parseQuery('toiture'), plain(), page);
-      const before = searchCacheStats().cache_search ?? { hits: 0, misses: 0 };
-      const found = await searchPage(db, parseQuery('toiture'), plain(), page);
-      expect(found.keys).to.deep.equal(['r001']);
-      expect(searchCacheStats().cache_search).to.deep.equal(before);
-    });
+  it('changes the version at a write of another connection to a searched table, not at its write to the quota log', async () => {
+    const tables = ['cache_records', 'cache_search', 'cache_tags'];
+    const version = async () => (await searchDataVersion(db, tables))?.of(tables);
+    const start = await version();
+    expect(start).to.be.a('string');
+    // The quota log of an admitted call, written by another connection (another process).
+    await other('call_log').insert({ account_id: 'compte-cache', at_ms: Date.now() });
+    await other('quota_accounts').insert({ account_id: 'compte-cache', day_count: 1, minute_count: 1 });
+    expect(await version()).to.equal(start);
+    const first = await searchPage(db, parseQuery('toiture'), spec('35'), page);
+    const before = hits();
+    await other('quota_accounts').where('account_id', 'compte-cache').update({ day_count: 2 });
+    expect(await searchPage(db, parseQuery('toiture'), spec('35'), page)).to.deep.equal(first);
+    expect(hits()).to.equal(before + 1);
+    // Each searched table, written by the other connection: a new version.
+    let last = start;
+    for (const write of [
+      () => other('cache_tags').insert({ id: 'r998', tag: 'autre' }),
+      () => other('cache_tags').where('id', 'r998').update({ tag: 'breton' }),
+      () => other('cache_tags').where('id', 'r998').delete(),
+      () => other('cache_records').where('id', 'r001').update({ date: '2026-02-01' }),
+      () => other.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r998', fields: { titre: 'gymnase' } }])),
+      () => other.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r998', fields: { titre: 'gymnase rénové' } }])),
+      () => other.transaction((trx) => deleteSearchDocuments(trx, INDEX, ['r998'])),
+    ]) {
+      await write();
+      const now = await version();
+      expect(now).to.not.equal(last);
+      last = now;
+    }
+    // SQLite: re-indexing an unchanged document writes no row, the version stays (PostgreSQL's
+    // statement triggers count the statement, which changes no row, all the same).
+    if (!usingPostgres) {
+      await other.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r001', fields: { titre: 'toiture ecole' } }]));
+      expect(await version()).to.equal(last);
+    }
+  });
 
-    it('bumps a version once per committed transaction, not for a rolled back one', async () => {
-      const version = async () => Number((await db('search_data_versions').where('name', 'cache_records').first('version')).version);
-      const start = await version();
-      await db.transaction(async (trx) => {
-        await trx('cache_records').insert({ id: 'r500', departement: '29', date: null });
-        await trx('cache_records').insert({ id: 'r501', departement: '29', date: null });
-      });
-      expect(await version()).to.equal(start + 1);
-      await db
-        .transaction(async (trx) => {
-          await trx('cache_records').insert({ id: 'r502', departement: '29', date: null });
-          throw new Error('annulée');
-        })
-        .catch(() => undefined);
-      expect(await version()).to.equal(start + 1);
-      expect(await db('search_data_changes').count({ n: '*' }).first()).to.deep.include({ n: '0' });
+  it('counts the writes of every searched table of the schema (a counter, and triggers on the table or its full-text keys)', async () => {
+    const counters = ((await db('search_data_versions').select('name')) as { name: string }[]).map((r) => r.name);
+    expect(counters).to.include.members([...SEARCHED_TABLES]);
+    const triggers = usingPostgres
+      ? ((await db.raw("select c.relname as tbl, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'search_data_changed'")).rows as { tbl: string; name: string }[])
+      : ((await db.raw("select tbl_name as tbl, name from sqlite_master where type = 'trigger'")) as { tbl: string; name: string }[]);
+    for (const table of SEARCHED_TABLES) {
+      if (usingPostgres) expect(triggers.some((t) => t.tbl === table), table).to.equal(true);
+      else {
+        const keys = `${table}_keys`;
+        const on = triggers.filter((t) => t.tbl === table || t.tbl === keys).map((t) => t.name);
+        expect(on.filter((n) => /_search_version_(insert|update|delete)$/.test(n)), table).to.have.length(3);
+      }
+    }
+  });
+
+  it('caches nothing that reads a table without a version counter', async () => {
+    await db.schema.createTable('cache_plain', (t) => t.string('id').primary());
+    await db('cache_plain').insert({ id: 'r001' });
+    const plain = () => ({ ...spec(), base: db('cache_records as c').whereExists(db('cache_plain as p').select(db.raw('1')).whereRaw('p.id = c.id')) });
+    await searchPage(db, parseQuery('toiture'), plain(), page);
+    const before = searchCacheStats().cache_search ?? { hits: 0, misses: 0 };
+    const found = await searchPage(db, parseQuery('toiture'), plain(), page);
+    expect(found.keys).to.deep.equal(['r001']);
+    expect(searchCacheStats().cache_search).to.deep.equal(before);
+  });
+
+  it('bumps a version for a committed transaction, not for a rolled back one', async () => {
+    const version = async () => Number((await db('search_data_versions').where('name', 'cache_records').first('version')).version);
+    const start = await version();
+    await db.transaction(async (trx) => {
+      await trx('cache_records').insert({ id: 'r500', departement: '29', date: null });
+      await trx('cache_records').insert({ id: 'r501', departement: '29', date: null });
     });
-  }
+    // PostgreSQL: once per transaction (statement triggers noted, counted at the commit); SQLite: once per row.
+    expect(await version()).to.equal(start + (usingPostgres ? 1 : 2));
+    await db
+      .transaction(async (trx) => {
+        await trx('cache_records').insert({ id: 'r502', departement: '29', date: null });
+        throw new Error('annulée');
+      })
+      .catch(() => undefined);
+    expect(await version()).to.equal(start + (usingPostgres ? 1 : 2));
+    if (usingPostgres) expect(await db('search_data_changes').count({ n: '*' }).first()).to.deep.include({ n: '0' });
+  });
 });
