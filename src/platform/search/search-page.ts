@@ -56,7 +56,7 @@ const BATCH = 4000;
  * than one document per LISTED_PER_MATCH listed keys (... measured ...). Past LISTED_MOST
  * listed keys the list is never read first.
  */
-const LISTED_PER_MATCH = 8;
+export const LISTED_PER_MATCH = 8;
 const LISTED_MOST = 100_000;
 
 /**
