@@ -33,6 +33,7 @@ import * as publishedFormats from './0028-published-formats.js';
 import * as postgresCallPath from './0029-postgres-call-path.js';
 import * as searchUnderLoad from './0030-search-under-load.js';
 import * as admissionChecksIdentity from './0031-admission-checks-identity.js';
+import * as departmentListing from './0032-department-listing.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0029-postgres-call-path': postgresCallPath,
   '0030-search-under-load': searchUnderLoad,
   '0031-admission-checks-identity': admissionChecksIdentity,
+  '0032-department-listing': departmentListing,
 };
 
 const source: Knex.MigrationSource<string> = {

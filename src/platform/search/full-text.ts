@@ -468,10 +468,11 @@ export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery,
       .from(index.name)
       .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
       .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
-    // The listed keys' rowids, gathered once (a lookup of each key), then each match's rowid
-    // checked against them as FTS5 reads the matches: the unary `+` keeps the list from FTS5,
-    // which would otherwise run a query per rowid (each reading the words' statistics again).
-    if (options.among) query.whereRaw(`+"${index.name}".rowid in (select l.id from "${keysTable(index)}" as l where l.key in (?))`, [options.among as unknown as Knex.Raw]);
+    // The listed keys gathered once, then each match's key checked against them: the unary
+    // `+` keeps SQLite from driving the statement from the list (a lookup of each key, then
+    // an FTS5 query per rowid, each reading the words' statistics again). Measured on the
+    // large set: cheaper than gathering the listed keys' rowids (a lookup per listed key).
+    if (options.among) query.whereRaw(`+k.key in (?)`, [options.among as unknown as Knex.Raw]);
     return query;
   }
   const query = tsqueryText(parsed);

@@ -53,11 +53,15 @@ const BATCH = 4000;
 
 /**
  * SQLite: the matches are read among the listed keys (`among`) when the words match more
- * than one document per LISTED_PER_MATCH listed keys (... measured ...). Past LISTED_MOST
- * listed keys the list is never read first.
+ * than one document per LISTED_PER_MATCH listed keys. Measured on the large set (a
+ * department's active establishments listing their companies): gathering the list costs
+ * about 0.3 µs a listed key, a match checked against it 5 µs, a match checked against its
+ * records 10 to 20 µs. Past LISTED_MOST listed keys the list is never read.
  */
-export const LISTED_PER_MATCH = 8;
+export const LISTED_PER_MATCH = 16;
 const LISTED_MOST = 100_000;
+/** Words matching this many documents or fewer are never read among a list: checking each match costs a few milliseconds. */
+export const FEWEST_MATCHES = 500;
 
 /**
  * Whether to read the matches among the listed keys (SQLite, `spec.among`) rather than
@@ -68,6 +72,7 @@ const LISTED_MOST = 100_000;
  */
 export async function readsAmongListed(db: Knex, parsed: ParsedQuery, spec: SearchPageSpec, version: DataVersion | null): Promise<boolean> {
   if (!spec.among || kindOf(db) !== 'sqlite') return false;
+  if ((await countMatches(db, spec.index, parsed, FEWEST_MATCHES + 1)) <= FEWEST_MATCHES) return false;
   const among = spec.among;
   const { sql, bindings } = among.toSQL();
   const listed = await cachedSearch(db, `${spec.index.name}:listed`, version?.of(tablesOf(sql)) ?? null, JSON.stringify([sql, bindings]), async () => {
@@ -76,7 +81,7 @@ export async function readsAmongListed(db: Knex, parsed: ParsedQuery, spec: Sear
   });
   if (listed >= LISTED_MOST) return false;
   const threshold = Math.floor(listed / LISTED_PER_MATCH);
-  return (await countMatches(db, spec.index, parsed, threshold + 1)) > threshold;
+  return threshold <= FEWEST_MATCHES || (await countMatches(db, spec.index, parsed, threshold + 1)) > threshold;
 }
 
 /**
@@ -281,7 +286,12 @@ async function rankedAtCap(
     return { keys: window.slice(0, page.limit), hasMore: window.length > page.limit };
   };
   let read = spec.filtered ? Math.max(wanted * FIRST_READ_PER_RESULT, 200) : wanted;
-  for (;;) {
+  // Matches read among a list: the database ranks them itself (bm25 for the listed matches
+  // that pass only), rather than ranking every match in the index and checking the best
+  // against the filters. Measured on the large set: « travaux batiment » in
+  // Loire-Atlantique 610–910 → 455–527 ms of CPU, « climatisation thermique » in Paris
+  // 378–408 → 197–220 ms.
+  for (; !among; ) {
     // The index's ranking alone, shared by every filter and page of the same words.
     const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([spec.index.name]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
       bestMatches(db, spec.index, parsed, read),
