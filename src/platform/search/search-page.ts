@@ -58,7 +58,7 @@ const BATCH = 4000;
  * about 0.3 µs a listed key, a match checked against it 5 µs, a match checked against its
  * records 10 to 20 µs. Past LISTED_MOST listed keys the list is never read.
  */
-export const LISTED_PER_MATCH = 16;
+export const LISTED_PER_MATCH = 6;
 const LISTED_MOST = 100_000;
 /** Words matching this many documents or fewer are never read among a list: checking each match costs a few milliseconds. */
 export const FEWEST_MATCHES = 500;
