@@ -34,6 +34,7 @@ import * as postgresCallPath from './0029-postgres-call-path.js';
 import * as searchUnderLoad from './0030-search-under-load.js';
 import * as admissionChecksIdentity from './0031-admission-checks-identity.js';
 import * as sqliteSearchVersions from './0032-sqlite-search-versions.js';
+import * as departmentListing from './0033-department-listing.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0030-search-under-load': searchUnderLoad,
   '0031-admission-checks-identity': admissionChecksIdentity,
   '0032-sqlite-search-versions': sqliteSearchVersions,
+  '0033-department-listing': departmentListing,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -343,6 +343,9 @@ export async function searchCompanies(
     else base.whereNotExists(known);
   }
   const filtered = filters.caMin !== undefined || filters.caMax !== undefined || filters.officersKnown !== undefined || filters.actives || !!filters.naf?.length || !!filters.effectif?.length || !!filters.dept || !!filters.rge || !!filters.domaineRge;
-  const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered }, page);
+  // A department lists its companies with an active establishment there (every company the
+  // filter lets through): broad words are matched among them rather than each match checked.
+  const among = filters.dept ? db('establishments as e').select('e.siren').where('e.departement', filters.dept).andWhere('e.etat', 'A') : undefined;
+  const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered, among }, page);
   return { sirens: found.keys, hasMore: found.hasMore, total: found.total };
 }

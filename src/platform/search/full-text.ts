@@ -448,7 +448,10 @@ export function tsqueryText(parsed: ParsedQuery): string {
 
 /**
  * The matching documents as a derived table of two columns, `key` and `rank` (higher is
- * better), to JOIN into a domain query, which adds its filters, its order and its page:
+ * better), to JOIN into a domain query, which adds its filters, its order and its page.
+ * `among`: a query of one column listing keys (a key may be listed more than once): only
+ * the matches among them, with the same ranks (the index's statistics stay the whole
+ * index's).
  *
  *     const query = db('notices as n')
  *       .join(searchMatches(db, NOTICES_SEARCH, parsed).as('m'), 'm.key', 'n.marche_id')
@@ -457,20 +460,28 @@ export function tsqueryText(parsed: ParsedQuery): string {
  *     orderByRelevance(db, query, { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
  *       .limit(page.limit + 1).offset(page.offset);
  */
-export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery): Knex.QueryBuilder {
+export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, options: { among?: Knex.QueryBuilder } = {}): Knex.QueryBuilder {
   if (kindOf(db) === 'sqlite') {
     const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
-    return db
+    const query = db
       .select('k.key as key', db.raw(`-bm25("${index.name}", ${weights}) as rank`))
       .from(index.name)
       .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
       .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
+    // The listed keys gathered once, then each match's key checked against them: the unary
+    // `+` keeps SQLite from driving the statement from the list (a lookup of each key, then
+    // an FTS5 query per rowid, each reading the words' statistics again). Measured on the
+    // large set: cheaper than gathering the listed keys' rowids (a lookup per listed key).
+    if (options.among) query.whereRaw(`+k.key in (?)`, [options.among as unknown as Knex.Raw]);
+    return query;
   }
   const query = tsqueryText(parsed);
-  return db
+  const matches = db
     .select('key', db.raw(`ts_rank(document, ?::tsquery, 1)::float8 as rank`, [query]))
     .from(index.name)
     .whereRaw('document @@ ?::tsquery', [query]);
+  if (options.among) matches.whereIn('key', options.among);
+  return matches;
 }
 
 /** The matching keys alone, for `whereIn(column, matchingKeys(…))` (alerts, filters without ranking). */
@@ -598,6 +609,12 @@ export async function rankKeys(db: Knex, index: SearchIndex, parsed: ParsedQuery
 export async function countMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, cap: number): Promise<number> {
   if (!Number.isInteger(cap) || cap < 0) throw new Error('Plafond de comptage invalide.');
   if (cap === 0) return 0;
+  if (kindOf(db) === 'sqlite') {
+    // The index alone: every document has its key (both are written and deleted together);
+    // looking each key up cost a few µs a match, the count's whole cost for common words.
+    const match = fts5Query(parsed);
+    return withSqlite(db, (conn) => statement(conn, `select count(*) from (select rowid from "${index.name}" where "${index.name}" match ? limit ?)`).pluck().get(match, cap) as number);
+  }
   const row = (await db
     .count({ n: '*' })
     .from(matchingKeys(db, index, parsed).limit(cap).as('m'))

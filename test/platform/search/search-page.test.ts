@@ -1,9 +1,9 @@
-// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words; pages follow one another without gap or repeat.
+// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
-import { searchPage } from '../../../src/platform/search/search-page.js';
+import { readsAmongListed, searchPage, type SearchPageSpec } from '../../../src/platform/search/search-page.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const INDEX = defineSearchIndex({ name: 'page_search', columns: [{ name: 'titre', weight: 'A' }, { name: 'texte', weight: 'B' }] });
@@ -80,11 +80,29 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function (
     { given: 'no words, a filter (date order, none last)', query: null, departements: ['56'] },
     { given: 'words matching nothing', query: 'ardoise', departements: [] },
   ];
-  for (const c of cases) {
+  /** The records of these departments, listed (each key once per record: a superset of what `base` lets through, as a department's establishments list their companies). */
+  const listed = (departements: string[]) => db('page_records as a').select('a.id').whereIn('a.departement', departements);
+
+  for (const c of [
+    ...cases,
+    // The filter's records listed: broad words matched among them (SQLite).
+    ...cases.filter((c) => c.departements.length && c.query).map((c) => ({ ...c, given: `${c.given}, the department's records listed`, among: true })),
+  ] as ((typeof cases)[number] & { among?: boolean })[]) {
     it(c.given, async () => {
       const want = await reference(c.query, c.departements);
       const parsed = c.query ? parseQuery(c.query) : null;
-      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', then: { column: 'p.date', order: 'desc' as const }, filtered: c.departements.length > 0 });
+      const spec = (): SearchPageSpec => ({
+        index: INDEX,
+        base: base(c.departements),
+        key: 'p.id',
+        then: { column: 'p.date', order: 'desc' as const },
+        filtered: c.departements.length > 0,
+        among: c.among ? listed(c.departements) : undefined,
+      });
+      // The words match more records than an eighth of the list: read among the list.
+      if (c.among && parsed) {
+        expect(await readsAmongListed(db, parsed, spec(), null)).to.equal(!usingPostgres);
+      }
       // Page after page of 50, the first few, and a page deep in the list.
       const got: string[] = [];
       for (let offset = 0; offset < Math.min(want.length, 300); offset += 50) {
@@ -106,10 +124,19 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function (
   for (const c of [
     { query: 'toiture ecole', departements: ['29', '35', '56'] },
     { query: 'gymnase, voirie', departements: ['35'] },
+    { query: 'gymnase, voirie', departements: ['35'], among: true },
+    { query: 'travaux', departements: ['22'], among: true },
   ]) {
-    it(`words and a filter, a count cap just below, at and above the passing records (${c.query})`, async () => {
+    it(`words and a filter, a count cap just below, at and above the passing records (${c.query}${c.among ? ', the records listed' : ''})`, async () => {
       const want = await reference(c.query, c.departements);
-      const spec = () => ({ index: INDEX, base: base(c.departements), key: 'p.id', then: { column: 'p.date', order: 'desc' as const }, filtered: true });
+      const spec = (): SearchPageSpec => ({
+        index: INDEX,
+        base: base(c.departements),
+        key: 'p.id',
+        then: { column: 'p.date', order: 'desc' as const },
+        filtered: true,
+        among: c.among ? listed(c.departements) : undefined,
+      });
       for (const countCap of [want.length - 1, want.length, want.length + 1]) {
         for (const offset of [0, 100, want.length - 20]) {
           const page = await searchPage(db, parseQuery(c.query), spec(), { offset, limit: 50, countCap });
