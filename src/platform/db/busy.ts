@@ -5,6 +5,9 @@
 // off the loop, within a bounded budget; past it, the lock is reported (DatabaseBusyError).
 import type { Knex } from 'knex';
 import { kindOf } from './database.js';
+import { DatabaseBusyError, isBusy } from './lock-errors.js';
+
+export { DatabaseBusyError, isBusy };
 
 /** busy_timeout of the service's connection: the longest a lock may stall the event loop at once. */
 export const SERVICE_BUSY_TIMEOUT_MS = 10;
@@ -18,20 +21,6 @@ export const SERVICE_LOCK_BUDGET_MS = 1500;
 
 /** busy_timeout of the command-line tools: they have no other work, so they wait longer for a lock. */
 export const CLI_BUSY_TIMEOUT_MS = 30_000;
-
-/** The database stayed locked by another connection for the whole budget. */
-export class DatabaseBusyError extends Error {
-  override readonly name = 'DatabaseBusyError';
-  constructor(readonly waitedMs: number) {
-    super(`base de données verrouillée par une autre connexion depuis ${waitedMs} ms`);
-  }
-}
-
-/** SQLITE_BUSY (another connection holds the lock) or SQLITE_LOCKED, in any of their extended forms. */
-export function isBusy(err: unknown): boolean {
-  const code = String((err as { code?: unknown } | null)?.code ?? '');
-  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
-}
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -11,7 +11,7 @@
 // the statement, would have to run again (the quota log and the imports do so themselves).
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { DatabaseBusyError, isBusy } from './busy.js';
+import { DatabaseBusyError, isBusy } from './lock-errors.js';
 
 const require = createRequire(import.meta.url);
 
