@@ -10,7 +10,7 @@ import { preparedRowsTogether, preparedRowsTogetherOf } from '../../platform/db/
 import { PROCEEDING_FAMILIES } from '../announcements/import-bodacc.js';
 import { proceedingsFromRows, proceedingsQuery, type ProceedingView } from '../announcements/store.js';
 import { detailsFromRows, detailsQueries, NO_DETAILS, type CompanyDetails } from './details.js';
-import { companyViewQueries, companyViewsFromRows, establishmentViewFromRows, establishmentViewQueries, headlessViewQueries, sirensWithoutHead, type CompanyView } from './store.js';
+import { companyViewQueries, companyViewsCompleted, establishmentViewFromRows, establishmentViewQueries, type CompanyView } from './store.js';
 
 /** Proceedings listed on a company's record, newest first. */
 export const MAX_PROCEEDINGS = 20;
@@ -45,17 +45,14 @@ function pageQueries(db: Database, sirens: readonly string[], today: string): Kn
   return [...companyViewQueries(db, sirens, today), proceedingsQuery(db, sirens, PROCEEDING_FAMILIES, MAX_PROCEEDINGS), ...detailsQueries(db, sirens)];
 }
 
-/** The page from the rows of `pageQueries`, the views of SIRENs without head office completed (`headlessViewQueries`). */
+/** The page from the rows of `pageQueries`, the views of SIRENs without head office completed (`companyViewsCompleted`). */
 async function pageFromRows(
   db: Database,
   sirens: readonly string[],
   ...[units, rge, proceedingRows, registerDetails, accounts]: Record<string, unknown>[][]
 ): Promise<CompanyPage> {
-  const headless = sirensWithoutHead(sirens, units ?? []);
-  // Compiled once per number of SIRENs (distinct ones: `sirensWithoutHead` gives each once).
-  const [firsts = [], registers = []] = headless.length ? await preparedRowsTogetherOf(db, `without head office, ${headless.length}`, (keys) => headlessViewQueries(db, keys), headless) : [];
   return {
-    views: companyViewsFromRows(sirens, units ?? [], rge ?? [], firsts, registers),
+    views: await companyViewsCompleted(db, sirens, units ?? [], rge ?? []),
     proceedings: proceedingsFromRows(sirens, proceedingRows ?? []),
     details: detailsFromRows(registerDetails ?? [], accounts ?? []),
   };

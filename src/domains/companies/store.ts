@@ -2,7 +2,7 @@
 // its RGE certifications in force, and searches by words and filters.
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
-import { preparedRowsTogether } from '../../platform/db/prepared.js';
+import { preparedRowsTogether, preparedRowsTogetherOf } from '../../platform/db/prepared.js';
 import { COMPANIES_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
@@ -144,7 +144,7 @@ export function companyViewQueries(db: Database, sirens: readonly string[], toda
 }
 
 /** The SIRENs whose unit and head office the rows of `companyViewQueries` do not give: no unit imported (or no row), or no head office under `nic_siege`. */
-export function sirensWithoutHead(sirens: readonly string[], unitRows: readonly Record<string, unknown>[]): string[] {
+function sirensWithoutHead(sirens: readonly string[], unitRows: readonly Record<string, unknown>[]): string[] {
   const headed = new Set(unitRows.filter((r) => r.unit_known && r.h_siret !== null && r.h_siret !== undefined).map((r) => r.siren as string));
   return [...new Set(sirens)].filter((s) => !headed.has(s));
 }
@@ -155,7 +155,7 @@ export function sirensWithoutHead(sirens: readonly string[], unitRows: readonly 
  * office when the unit is known), and for a SIREN without unit, the register's identity.
  * Read only when needed, so that a page of companies with their head offices pays nothing.
  */
-export function headlessViewQueries(db: Database, sirens: readonly string[]): [Knex.QueryBuilder, Knex.QueryBuilder] {
+function headlessViewQueries(db: Database, sirens: readonly string[]): [Knex.QueryBuilder, Knex.QueryBuilder] {
   const unique = [...new Set(sirens)];
   const unit = (siren: string) => db('companies as c').select(db.raw('1')).whereRaw(`c.siren = ${siren}`).where('c.unit_known', true);
   // The SIRENs as rows, each one's establishment looked for alone (a `companies` row may lack).
@@ -242,8 +242,22 @@ export function companyViewsFromRows(
 export async function companiesBySiren(db: Database, sirens: readonly string[], today: string): Promise<Map<string, CompanyView>> {
   if (!sirens.length) return new Map();
   const [units = [], rge = []] = await preparedRowsTogether(db, companyViewQueries(db, sirens, today));
+  return companyViewsCompleted(db, sirens, units, rge);
+}
+
+/**
+ * The views from the rows of `companyViewQueries`, the SIRENs they leave without head office
+ * read then (`headlessViewQueries`, compiled once per number of them: `sirensWithoutHead`
+ * gives each once).
+ */
+export async function companyViewsCompleted(
+  db: Database,
+  sirens: readonly string[],
+  units: readonly Record<string, unknown>[],
+  rge: readonly Record<string, unknown>[],
+): Promise<Map<string, CompanyView>> {
   const headless = sirensWithoutHead(sirens, units);
-  const [firsts = [], registers = []] = headless.length ? await preparedRowsTogether(db, headlessViewQueries(db, headless)) : [];
+  const [firsts = [], registers = []] = headless.length ? await preparedRowsTogetherOf(db, `without head office, ${headless.length}`, (keys) => headlessViewQueries(db, keys), headless) : [];
   return companyViewsFromRows(sirens, units, rge, firsts, registers);
 }
 

@@ -5,9 +5,9 @@
 // off the loop, within a bounded budget; past it, the lock is reported (DatabaseBusyError).
 import type { Knex } from 'knex';
 import { kindOf } from './database.js';
-import { DatabaseBusyError, isBusy } from './lock-errors.js';
+import { DatabaseBusyError, isBusy, retryWhileBusy } from './lock-retry.js';
 
-export { DatabaseBusyError, isBusy };
+export { DatabaseBusyError, isBusy, retryWhileBusy };
 
 /** busy_timeout of the service's connection: the longest a lock may stall the event loop at once. */
 export const SERVICE_BUSY_TIMEOUT_MS = 10;
@@ -22,33 +22,6 @@ export const SERVICE_LOCK_BUDGET_MS = 1500;
 /** busy_timeout of the command-line tools: they have no other work, so they wait longer for a lock. */
 export const CLI_BUSY_TIMEOUT_MS = 30_000;
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Pause between two tries: short, because another connection's lock is given back for a
- * moment only between its transactions (an import's batches), and a try must fall in it.
- */
-const RETRY_PAUSE_MS = 5;
-
-/**
- * Runs `run` until it does not fail for a lock, pausing RETRY_PAUSE_MS between tries so that
- * other calls run meanwhile; after `budgetMs`, throws DatabaseBusyError.
- * `run` must leave nothing behind when it fails (a transaction rolled back), as SQLite does
- * for a BEGIN IMMEDIATE refused for a lock.
- */
-export async function retryWhileBusy<T>(run: () => T | Promise<T>, budgetMs: number): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-      const waited = Date.now() - started;
-      if (waited + RETRY_PAUSE_MS > budgetMs) throw new DatabaseBusyError(waited);
-      await pause(RETRY_PAUSE_MS);
-    }
-  }
-}
 
 /**
  * Takes SQLite's write lock at the start of a transaction that reads before it writes (a

@@ -11,7 +11,7 @@
 // the statement, would have to run again (the quota log and the imports do so themselves).
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { DatabaseBusyError, isBusy } from './lock-errors.js';
+import { retryWhileBusy } from './lock-retry.js';
 
 const require = createRequire(import.meta.url);
 
@@ -26,26 +26,13 @@ type ClientClass = new (config: Knex.Config) => { runner(builder: unknown): Runn
 const Runner = require('knex/lib/execution/runner.js') as RunnerClass;
 const BetterSqliteClient = require('knex/lib/dialects/better-sqlite3/index.js') as ClientClass;
 
-/** Pause between two tries: a lock is given back for a moment only between another writer's transactions. */
-const RETRY_PAUSE_MS = 5;
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 class RetryingRunner extends Runner {
-  override async run(): Promise<unknown> {
-    const started = Date.now();
-    for (;;) {
-      try {
-        return await super.run();
-      } catch (err) {
-        // In a transaction, or several statements (a schema change): as Knex runs them.
-        const budget = this.client.config.lockBudgetMs ?? 0;
-        if (!budget || !isBusy(err) || this.client.transacting || Array.isArray(this.builder.toSQL())) throw err;
-        const waited = Date.now() - started;
-        if (waited + RETRY_PAUSE_MS > budget) throw new DatabaseBusyError(waited);
-        await pause(RETRY_PAUSE_MS);
-      }
-    }
+  override run(): Promise<unknown> {
+    const budget = this.client.config.lockBudgetMs ?? 0;
+    // In a transaction: as Knex runs it.
+    if (!budget || this.client.transacting) return super.run();
+    // Several statements (a schema change) may have run in part: not again.
+    return retryWhileBusy(() => super.run(), budget, () => !Array.isArray(this.builder.toSQL()));
   }
 }
 

@@ -66,13 +66,12 @@ export const FEWEST_MATCHES = 500;
 /**
  * Whether to read the matches among the listed keys (SQLite, `spec.among`) rather than
  * every match: when the words match more documents than the list holds keys per
- * LISTED_PER_MATCH. Both sides counted cheaply: the list up to LISTED_MOST (cached at the
- * data's version, shared by every question with the same list), the matches in the index
- * alone, no further than the threshold.
+ * LISTED_PER_MATCH, and more than FEWEST_MATCHES. Both sides counted cheaply: the list up to
+ * LISTED_MOST (cached at the data's version, shared by every question with the same list),
+ * the matches in the index alone, no further than the threshold.
  */
 export async function readsAmongListed(db: Knex, parsed: ParsedQuery, spec: SearchPageSpec, version: DataVersion | null): Promise<boolean> {
   if (!spec.among || kindOf(db) !== 'sqlite') return false;
-  if ((await countMatches(db, spec.index, parsed, FEWEST_MATCHES + 1)) <= FEWEST_MATCHES) return false;
   const among = spec.among;
   const { sql, bindings } = among.toSQL();
   const listed = await cachedSearch(db, `${spec.index.name}:listed`, version?.of(tablesOf(sql)) ?? null, JSON.stringify([sql, bindings]), async () => {
@@ -80,8 +79,9 @@ export async function readsAmongListed(db: Knex, parsed: ParsedQuery, spec: Sear
     return Number(row?.n ?? 0);
   });
   if (listed >= LISTED_MOST) return false;
-  const threshold = Math.floor(listed / LISTED_PER_MATCH);
-  return threshold <= FEWEST_MATCHES || (await countMatches(db, spec.index, parsed, threshold + 1)) > threshold;
+  // One count of the words' matches, no further than the threshold.
+  const threshold = Math.max(FEWEST_MATCHES, Math.floor(listed / LISTED_PER_MATCH));
+  return (await countMatches(db, spec.index, parsed, threshold + 1)) > threshold;
 }
 
 /**
@@ -291,7 +291,7 @@ async function rankedAtCap(
   // against the filters. Measured on the large set: « travaux batiment » in
   // Loire-Atlantique 610–910 → 455–527 ms of CPU, « climatisation thermique » in Paris
   // 378–408 → 197–220 ms.
-  for (; !among; ) {
+  while (!among) {
     // The index's ranking alone, shared by every filter and page of the same words.
     const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([spec.index.name]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
       bestMatches(db, spec.index, parsed, read),

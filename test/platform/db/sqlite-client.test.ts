@@ -37,6 +37,13 @@ describe('SQLite client: lone statements wait out another writer', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The error a statement fails with (null when it succeeds). */
+  const failureOf = (run: PromiseLike<unknown>) =>
+    Promise.resolve(run).then(
+      () => null,
+      (e: unknown) => e,
+    );
+
   /** Another connection takes the write lock now and gives it back after `ms` (committing a row). */
   const holdLock = (ms: number) => {
     other.exec("begin immediate; insert into t (v) values ('autre')");
@@ -62,10 +69,7 @@ describe('SQLite client: lone statements wait out another writer', function () {
   it('gives up after its budget with DatabaseBusyError, having written nothing', async () => {
     const db = open(100);
     holdLock(1000);
-    const err = await db('t').insert({ v: 'service' }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await failureOf(db('t').insert({ v: 'service' }));
     expect(err).to.be.instanceOf(DatabaseBusyError);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await db('t').pluck('v')).to.deep.equal(['autre']);
@@ -74,10 +78,7 @@ describe('SQLite client: lone statements wait out another writer', function () {
   it('fails at once without a budget (the command-line tools wait in busy_timeout instead)', async () => {
     const db = open(0);
     holdLock(200);
-    const err = await db('t').insert({ v: 'service' }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await failureOf(db('t').insert({ v: 'service' }));
     expect(isBusy(err)).to.equal(true);
     expect(err).not.to.be.instanceOf(DatabaseBusyError);
   });
@@ -85,14 +86,11 @@ describe('SQLite client: lone statements wait out another writer', function () {
   it('leaves a statement inside a transaction to fail: the transaction would have to run again', async () => {
     const db = open(1500);
     holdLock(200);
-    const err = await db
-      .transaction(async (trx) => {
+    const err = await failureOf(
+      db.transaction(async (trx) => {
         await trx('t').insert({ v: 'service' });
-      })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
+      }),
+    );
     expect(isBusy(err)).to.equal(true);
   });
 });
