@@ -12,7 +12,7 @@ import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js'
 import { withSqlite } from '../platform/db/statements.js';
 import { deferSearchIndexes, restoreSearchIndexes } from '../platform/search/full-text.js';
 import { makeRoomForWriters } from '../platform/db/writer-queue.js';
-import { analyzeChangedTables, countTableChanges, type TableChanges } from '../platform/db/statistics.js';
+import { analyzeChangedTables, analyzeGrowingTables, countTableChanges, type TableChanges } from '../platform/db/statistics.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
 import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
@@ -231,6 +231,8 @@ export async function importFile<Raw, Row>(
   let loaded = false;
   // PostgreSQL: the rows changed per table, for the statistics of the tables a load changed (statistics.ts).
   const changes: TableChanges = new Map();
+  // The same rows counted since each table's last analysis during the load.
+  const sinceAnalysis: TableChanges = new Map();
   try {
     restore = await importSettings(db);
     // A first load into empty search tables: their GIN indexes built once at the end.
@@ -248,11 +250,18 @@ export async function importFile<Raw, Row>(
       for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
       if (batch.rows.length) {
         const writeStamp = now().toISOString();
+        const batchChanges: TableChanges = new Map();
         const result = await db.transaction(async (trx) => {
           // Importers may read before they write (provisional companies, versions): the lock first.
           await lockForWrite(trx);
-          return countTableChanges(trx, changes, () => importer.write(trx, batch.rows, writeStamp));
+          return countTableChanges(trx, batchChanges, () => importer.write(trx, batch.rows, writeStamp));
         });
+        for (const [table, n] of batchChanges) {
+          changes.set(table, (changes.get(table) ?? 0) + n);
+          sinceAnalysis.set(table, (sinceAnalysis.get(table) ?? 0) + n);
+        }
+        // A table that has doubled since its statistics: analyzed before the next batch reads it.
+        await analyzeGrowingTables(db, sinceAnalysis);
         // Writers waiting for the lock (an account created meanwhile) take it now, not after the whole file.
         await makeRoomForWriters(db);
         report.inserted += result.inserted;

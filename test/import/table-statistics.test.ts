@@ -1,4 +1,4 @@
-// An import on PostgreSQL leaves the tables it changed enough analyzed (autovacuum's threshold: 50 rows plus 10 % of the table), so that the searches after it are planned from statistics; a small change leaves the statistics alone; SQLite has nothing to analyze.
+// An import on PostgreSQL leaves the tables it changed enough analyzed (autovacuum's threshold: 50 rows plus 10 % of the table), so that the searches after it are planned from statistics, and analyzes a table during the load each time it has doubled, so that its own batches' reads are too; a small change leaves the statistics alone; SQLite has nothing to analyze.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,27 @@ describe('table statistics after an import', function () {
     // 300 rows in batches of 40: no batch alone passes the threshold of an empty table (50), the load does.
     await importFile(db, probeImporter, file('first.jsonl', 0, 300), { progress: silent, batchSize: 40 });
     expect(await analyzedRows(db)).to.equal(300);
+  });
+
+  it('analyzes a growing table between batches, each time it has doubled, so the load reads it from statistics', async function () {
+    if (!usingPostgres) this.skip();
+    await db.schema.createTable('statistics_growing', (t) => t.string('k', 20).primary());
+    // What PostgreSQL knew of the table when each batch started writing.
+    const seen: number[] = [];
+    const growing: Importer<Line, Line> = {
+      ...probeImporter,
+      async write(trx, rows) {
+        const { rows: found } = await trx.raw(`select reltuples from pg_class where relnamespace = current_schema()::regnamespace and relname = 'statistics_growing'`);
+        seen.push(Number((found as { reltuples: number }[])[0]?.reltuples));
+        await trx('statistics_growing').insert(rows);
+        return { inserted: rows.length, updated: 0, kept: 0 };
+      },
+    };
+    await importFile(db, growing, file('growing.jsonl', 0, 400), { progress: silent, batchSize: 40 });
+    // Never analyzed until 50 rows (after the 2nd batch: 80), then at 50 + 80 more (240), then the load's end.
+    expect(seen).to.deep.equal([-1, -1, 80, 80, 80, 80, 240, 240, 240, 240]);
+    const { rows } = await db.raw(`select reltuples from pg_class where relnamespace = current_schema()::regnamespace and relname = 'statistics_growing'`);
+    expect(Number((rows as { reltuples: number }[])[0]?.reltuples)).to.equal(400);
   });
 
   it('leaves the statistics alone when the change stays below the threshold', async function () {
