@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { reindexCompanies } from './search-index.js';
+import { kindOf } from '../../platform/db/database.js';
 import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { CompanyRow, EstablishmentRow } from './rows.js';
@@ -34,8 +35,11 @@ async function provideUnknownUnits(trx: Knex.Transaction, establishments: readon
   }
   const sirens = [...best.keys()];
   const stored = new Map<string, { unit_known: unknown; etat: string; nic_siege: string | null }>();
-  for (let i = 0; i < sirens.length; i += 900) {
-    const rows = await trx('companies').whereIn('siren', sirens.slice(i, i + 900)).select('siren', 'unit_known', 'etat', 'nic_siege');
+  // SQLite binds at most 32,766 values a statement; PostgreSQL takes the SIRENs as one array.
+  const chunk = kindOf(trx) === 'postgres' ? sirens.length : 900;
+  for (let i = 0; i < sirens.length; i += chunk) {
+    const slice = sirens.slice(i, i + chunk);
+    const rows = await (kindOf(trx) === 'postgres' ? trx('companies').whereRaw('siren = any(?::text[])', [slice]) : trx('companies').whereIn('siren', slice)).select('siren', 'unit_known', 'etat', 'nic_siege');
     for (const r of rows as { siren: string; unit_known: unknown; etat: string; nic_siege: string | null }[]) stored.set(r.siren, r);
   }
   const activity = (e: EstablishmentRow) => ({

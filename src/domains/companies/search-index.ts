@@ -154,17 +154,17 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
       }
     });
   } else {
-    for (let i = 0; i < unique.length; i += 900) {
-      const chunk = unique.slice(i, i + 900);
-      const toRead = known ? chunk.filter((s) => !known.has(s)) : chunk;
-      const read: CompanyIndexFields[] = toRead.length ? await trx('companies').whereIn('siren', toRead).select(...COMPANY_COLUMNS) : [];
-      const bySirenCompany = new Map(read.map((c) => [c.siren, c]));
-      const bySiren = placesBySiren(await trx('establishments').whereIn('siren', chunk).select(...PLACE_COLUMNS));
-      for (const siren of chunk) {
-        const c = known?.get(siren) ?? bySirenCompany.get(siren);
-        if (c && !c.unit_known && !bySiren.has(siren)) byRegister.push(siren);
-        else if (c) docs.push(companyDocument(c, bySiren.get(siren)));
-      }
+    // The SIRENs as one array parameter, one statement each for the whole call: 900 bound
+    // values a statement made 2,313 reads of establishments and 1,163 of companies for the
+    // establishments at factor 0.1 of the national set, each planned anew.
+    const toRead = known ? unique.filter((s) => !known.has(s)) : unique;
+    const read: CompanyIndexFields[] = toRead.length ? await trx('companies').whereRaw('siren = any(?::text[])', [toRead]).select(...COMPANY_COLUMNS) : [];
+    const bySirenCompany = new Map(read.map((c) => [c.siren, c]));
+    const bySiren = placesBySiren(await trx('establishments').whereRaw('siren = any(?::text[])', [unique]).select(...PLACE_COLUMNS));
+    for (const siren of unique) {
+      const c = known?.get(siren) ?? bySirenCompany.get(siren);
+      if (c && !c.unit_known && !bySiren.has(siren)) byRegister.push(siren);
+      else if (c) docs.push(companyDocument(c, bySiren.get(siren)));
     }
   }
   // A provisional row without establishments is a company known by the register alone.
