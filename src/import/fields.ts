@@ -1,5 +1,5 @@
 // Field readers shared by the importers: identifiers, dates, department codes, stable ids.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const isSiren = (v: string | undefined): v is string => !!v && /^\d{9}$/.test(v);
 export const isSiret = (v: string | undefined): v is string => !!v && /^\d{14}$/.test(v);
@@ -46,9 +46,9 @@ export function departementOfPostalCode(code: string | undefined | null): string
 
 /** A stable UUID (version-5 layout) from a name: a re-import keeps the same id. */
 export function stableUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest();
-  h[6] = ((h[6] as number) & 0x0f) | 0x50;
-  h[8] = ((h[8] as number) & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+  // The one-shot hash, in hex, with the version and variant set on its digits: the same id as
+  // setting them on the digest's bytes, without a Hash object and a Buffer per record.
+  const x = hash('sha1', name, 'hex');
+  const variant = ((parseInt(x.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;
 }

@@ -222,6 +222,64 @@ function readEforms(form: string, notice: Json): NoticeDetails {
 }
 
 /**
+ * Which of its patterns a key matches (bit i: `patterns[i]`), remembered by key: the same few
+ * hundred keys come back in every notice, and one look-up costs less than testing each
+ * pattern on each key of each notice (the national forms' walks below spent most of their
+ * time in these tests).
+ */
+export class KeyPatterns {
+  private readonly seen = new Map<string, number>();
+  constructor(readonly patterns: readonly RegExp[]) {
+    // A global or sticky pattern keeps its place between tests: its answer would depend on the last key.
+    if (patterns.length > 30 || patterns.some((p) => p.global || p.sticky)) throw new Error('KeyPatterns : au plus 30 motifs, sans g ni y');
+  }
+  mask(key: string): number {
+    let m = this.seen.get(key);
+    if (m === undefined) {
+      m = 0;
+      for (let i = 0; i < this.patterns.length; i++) if ((this.patterns[i] as RegExp).test(key)) m |= 1 << i;
+      // Bounded: a file with ever new keys costs the tests again, never memory.
+      if (this.seen.size >= 4096) this.seen.clear();
+      this.seen.set(key, m);
+    }
+    return m;
+  }
+}
+
+const CPV_IN_KEY = 1;
+const LOTS_KEY = 2;
+const CPV_CODE_KEY = 4;
+const MAIN_CPV_KEY = 8;
+const CPV_KEYS = new KeyPatterns([/cpv/i, /^(lots?|LOTS?)$/, /classPrincipale|^PRINCIPAL$|^SECONDAIRE|^SUPPLEMENTAIRE/i, /objetPrincipal|^PRINCIPAL$/i]);
+
+/**
+ * The CPV codes under `n` into `main` and `others` (see formCpv). A function of the module, not
+ * a closure made per call: under tsx each closure made also costs a naming call.
+ */
+function cpvWalk(n: unknown, key: string, inCpv: boolean, skipLots: boolean, main: string[], others: string[]): void {
+  if (typeof n === 'string' || typeof n === 'number') {
+    const m = CPV_KEYS.mask(key);
+    if (inCpv || m & CPV_CODE_KEY) {
+      const code = normaliseCpv(String(n));
+      if (code) (m & MAIN_CPV_KEY ? main : others).push(code);
+    }
+    return;
+  }
+  if (Array.isArray(n)) {
+    for (const x of n) cpvWalk(x, key, inCpv, skipLots, main, others);
+    return;
+  }
+  const o = obj(n);
+  if (!o) return;
+  for (const k of Object.keys(o)) {
+    const m = CPV_KEYS.mask(k);
+    if (skipLots && m & LOTS_KEY) continue;
+    const cpvKey = (m & CPV_IN_KEY) !== 0;
+    cpvWalk(o[k], cpvKey || inCpv ? `${key}.${k}` : k, inCpv || cpvKey, skipLots, main, others);
+  }
+}
+
+/**
  * CPV codes of a national form's subtree: `classPrincipale` under `objetPrincipal` first (the
  * main one), then the others (`objetComplementaire`, the older `CPV: {PRINCIPAL,
  * SECONDAIRE…}`), never the lots' ones when `skipLots`.
@@ -229,46 +287,62 @@ function readEforms(form: string, notice: Json): NoticeDetails {
 function formCpv(node: unknown, skipLots: boolean): string[] {
   const main: string[] = [];
   const others: string[] = [];
-  const walk = (n: unknown, key: string, inCpv: boolean) => {
-    if (typeof n === 'string' || typeof n === 'number') {
-      if (inCpv || /classPrincipale|^PRINCIPAL$|^SECONDAIRE|^SUPPLEMENTAIRE/i.test(key)) {
-        const code = normaliseCpv(String(n));
-        if (code) (/objetPrincipal|^PRINCIPAL$/i.test(key) ? main : others).push(code);
-      }
-      return;
-    }
-    if (Array.isArray(n)) return n.forEach((x) => walk(x, key, inCpv));
-    const o = obj(n);
-    if (!o) return;
-    for (const [k, v] of Object.entries(o)) {
-      if (skipLots && /^(lots?|LOTS?)$/.test(k)) continue;
-      const cpvKey = /cpv/i.test(k);
-      walk(v, cpvKey || inCpv ? `${key}.${k}` : k, inCpv || cpvKey);
-    }
-  };
-  walk(node, '', false);
+  cpvWalk(node, '', false, skipLots, main, others);
   return unique([...main, ...others]);
 }
 
-/** The first value of a key matching `pattern` in the subtree, as text. */
-function firstText(node: unknown, pattern: RegExp, depth = 8): string | null {
-  if (depth < 0) return null;
+interface TextSearch {
+  keys: KeyPatterns;
+  found: (string | null)[];
+  /** Bit i: `keys.patterns[i]` not answered yet. */
+  open: number;
+}
+
+function textWalk(node: unknown, left: number, s: TextSearch): void {
+  if (left < 0) return;
   if (Array.isArray(node)) {
     for (const x of node) {
-      const t = firstText(x, pattern, depth - 1);
-      if (t) return t;
+      textWalk(x, left - 1, s);
+      if (!s.open) return;
     }
-    return null;
+    return;
   }
   const o = obj(node);
-  if (!o) return null;
-  for (const [k, v] of Object.entries(o)) if (pattern.test(k) && txt(v)) return txt(v);
-  for (const v of Object.values(o)) {
-    const t = firstText(v, pattern, depth - 1);
-    if (t) return t;
+  if (!o) return;
+  const names = Object.keys(o);
+  for (const k of names) {
+    const m = s.keys.mask(k) & s.open;
+    if (!m) continue;
+    const t = txt(o[k]);
+    if (!t) continue;
+    for (let i = 0; i < s.found.length; i++) if (m & (1 << i)) s.found[i] = t;
+    s.open &= ~m;
+    if (!s.open) return;
   }
-  return null;
+  for (const k of names) {
+    textWalk(o[k], left - 1, s);
+    if (!s.open) return;
+  }
 }
+
+/**
+ * For each pattern of `keys`, the text of the first value under a key it matches in the
+ * subtree: at each object its own keys first, then its values in order, `depth` levels at
+ * most. One walk answers every pattern, each with the value a walk of its own would find
+ * first (the same order, each pattern answered once).
+ */
+export function firstTexts(root: unknown, keys: KeyPatterns, depth = 8): (string | null)[] {
+  const s: TextSearch = { keys, found: new Array<string | null>(keys.patterns.length).fill(null), open: (1 << keys.patterns.length) - 1 };
+  textWalk(root, depth, s);
+  return s.found;
+}
+
+const LOT_VALUE_KEYS = new KeyPatterns([/^(valeurEstimee|valeur|montantEstime|VALEUR)$/i]);
+const BODY_KEYS = new KeyPatterns([
+  /^(siret|codeIdentificationNational|codeIdentification|SIRET)$/i,
+  /^(valeurEstimee|valeurTotale|montantEstime|VALEUR_TOTALE|VALEUR_ESTIMEE)$/i,
+  /^(dateLimiteReponse|dateReceptionOffres|dateLimiteReceptionOffres|RECEPT_OFFRES|RECEPT_CANDIDATURES)$/i,
+]);
 
 function readForm(family: NoticeDetails['family'], form: string | null, body: Json): NoticeDetails {
   const lotList = arr(path(body, 'lots', 'lot') ?? path(body, 'OBJET', 'LOTS', 'LOT') ?? path(body, 'LOTS', 'LOT'));
@@ -276,7 +350,7 @@ function readForm(family: NoticeDetails['family'], form: string | null, body: Js
     .map((l, i) => {
       const lot = obj(l);
       if (!lot) return null;
-      const valeur = firstText(lot, /^(valeurEstimee|valeur|montantEstime|VALEUR)$/i);
+      const [valeur] = firstTexts(lot, LOT_VALUE_KEYS);
       return {
         numero: txt(lot.numLot ?? lot.numero ?? lot.num ?? lot.NUM ?? lot['@NUM']) ?? String(i + 1),
         titre: txt(lot.intitule ?? lot.titre ?? lot.INTITULE ?? lot.description ?? lot.DESCRIPTION),
@@ -285,9 +359,9 @@ function readForm(family: NoticeDetails['family'], form: string | null, body: Js
       };
     })
     .filter((l): l is NoticeLot => l !== null);
-  const siret = frenchId(firstText(body, /^(siret|codeIdentificationNational|codeIdentification|SIRET)$/i));
-  const value = firstText(body, /^(valeurEstimee|valeurTotale|montantEstime|VALEUR_TOTALE|VALEUR_ESTIMEE)$/i);
-  const deadline = instant(firstText(body, /^(dateLimiteReponse|dateReceptionOffres|dateLimiteReceptionOffres|RECEPT_OFFRES|RECEPT_CANDIDATURES)$/i));
+  const [siretText = null, value, deadlineText = null] = firstTexts(body, BODY_KEYS);
+  const siret = frenchId(siretText);
+  const deadline = instant(deadlineText);
   const procedureNode = body.procedure ?? body.PROCEDURE;
   const procedure = txt(path(procedureNode, 'typeProcedure')) ?? Object.keys(obj(path(procedureNode, 'TYPE_PROCEDURE')) ?? {})[0] ?? null;
   return {
