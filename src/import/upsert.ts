@@ -228,3 +228,19 @@ export async function insertIgnoring(trx: Knex.Transaction, table: string, key: 
   const sql = `${unnestInsert(table, columns, types)} on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
   for (let i = 0; i < rows.length; i += UNNEST_ROWS) await trx.raw(sql, columnArrays(rows.slice(i, i + UNNEST_ROWS), columns));
 }
+
+/**
+ * Deletes the rows whose `column` is one of `values`. PostgreSQL: one statement, the values
+ * as one array parameter (`= any(?::text[])`; text, so that no value is cut to the column's
+ * length): the BODACC import's 230 statements of 900 bound parameters each (`in (…)`, parsed
+ * and planned each time) took 7.3 s of a 92 s import with nothing to delete. SQLite: 900 at a
+ * time (its bound parameters' limit), in-process and cheap.
+ */
+export async function deleteWhereIn(trx: Knex.Transaction, table: string, column: string, values: readonly string[]): Promise<void> {
+  if (!values.length) return;
+  if (kindOf(trx) === 'sqlite') {
+    for (let i = 0; i < values.length; i += 900) await trx(table).whereIn(column, values.slice(i, i + 900)).delete();
+    return;
+  }
+  await trx.raw(`delete from ${quoteIdentifier(table)} where ${quoteIdentifier(column)} = any(?::text[])`, [values as string[]]);
+}

@@ -38,7 +38,7 @@ import type { Readable } from 'node:stream';
 import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import { departementOfPostalCode, isoDate } from '../../import/fields.js';
-import { upsertRows, insertIgnoring } from '../../import/upsert.js';
+import { upsertRows, insertIgnoring, deleteWhereIn } from '../../import/upsert.js';
 import { maskContactDetails } from '../../import/contact-details.js';
 import { DEPARTEMENTS } from '../reference/lists.js';
 import { reindexAnnouncements } from './search-index.js';
@@ -301,7 +301,7 @@ export const bodacc: Importer<Raw, AnnouncementRow> = {
     await reindexAnnouncements(trx, applied);
     // The SIRENs of each announcement written, replaced (a corrected record may cite others).
     const ids = [...new Set(applied.map((r) => r.id))];
-    for (let i = 0; i < ids.length; i += 900) await trx('announcement_sirens').whereIn('announcement_id', ids.slice(i, i + 900)).delete();
+    await deleteWhereIn(trx, 'announcement_sirens', 'announcement_id', ids);
     const last = new Map(applied.map((r) => [r.id, r]));
     const links = [...last.values()].flatMap((r) =>
       (JSON.parse(r.sirens) as string[]).map((siren) => ({ announcement_id: r.id, siren, date_parution: r.date_parution, famille: r.famille })),
