@@ -47,7 +47,10 @@ export async function* rowBatches<Raw, Row>(
   sizes: BatchSizes,
 ): AsyncGenerator<RowBatch<Row>> {
   // The first batch goes out alone, as soon as it is read, so that the writes start at once;
-  // the next ones are sorted over the whole window.
+  // then windows of 2, 4, 8… batches up to the whole window, so that reading and writing
+  // overlap from the start. With the whole window at once, a file of eleven batches (the
+  // 200,000 BODACC announcements of the national set at factor 0.02) was read whole before
+  // its second batch was written: about 25 s without writing on PostgreSQL.
   let windowSize = sizes.batchSize;
   const fullWindow = sizes.batchSize * (importer.sortKey ? sizes.windowBatches : 1);
   let read = 0;
@@ -68,7 +71,7 @@ export async function* rowBatches<Raw, Row>(
   function* flush(): Generator<RowBatch<Row>> {
     const rows = importer.sortKey ? sortedByKey(window, importer.sortKey) : window;
     window = [];
-    windowSize = fullWindow;
+    windowSize = Math.min(fullWindow, windowSize * 2);
     for (let i = 0; i < rows.length; i += sizes.batchSize) {
       yield { rows: rows.slice(i, i + sizes.batchSize), read, readBytes: readBytes(), skipped, problems, nulls, notes };
       skipped = 0;

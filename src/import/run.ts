@@ -53,8 +53,8 @@ export const BATCH_SIZE = 20_000;
  * order: written as read, every batch touches pages all over the key indexes, and rewrites
  * them at each commit (2 GB of pages for a million companies); sorted over ten batches,
  * each batch covers a tenth of the keys. 200,000 SIRENE rows are ~80 MB in memory. The
- * first batch of a file goes out alone, so that the writes start without waiting for a
- * whole window to be read.
+ * first batch of a file goes out alone and the windows grow to this size (1, 2, 4, 8, 10
+ * batches), so that the writes start without waiting for a whole window to be read.
  */
 export const SORT_WINDOW_BATCHES = 10;
 
