@@ -2,12 +2,11 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { reindexCompanies } from './search-index.js';
-import { kindOf } from '../../platform/db/database.js';
 import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { CompanyRow, EstablishmentRow } from './rows.js';
 import { departementOfCommune, isoDate, isSiren, isSiret } from '../../import/fields.js';
-import { insertIgnoring, upsertRows } from '../../import/upsert.js';
+import { insertIgnoring, rowsWhereIn, upsertRows } from '../../import/upsert.js';
 
 type Csv = Record<string, string>;
 const text = (v: string | undefined) => {
@@ -34,14 +33,8 @@ async function provideUnknownUnits(trx: Knex.Transaction, establishments: readon
     if (!current || standing(e) > standing(current)) best.set(e.siren, e);
   }
   const sirens = [...best.keys()];
-  const stored = new Map<string, { unit_known: unknown; etat: string; nic_siege: string | null }>();
-  // SQLite binds at most 32,766 values a statement; PostgreSQL takes the SIRENs as one array.
-  const chunk = kindOf(trx) === 'postgres' ? sirens.length : 900;
-  for (let i = 0; i < sirens.length; i += chunk) {
-    const slice = sirens.slice(i, i + chunk);
-    const rows = await (kindOf(trx) === 'postgres' ? trx('companies').whereRaw('siren = any(?::text[])', [slice]) : trx('companies').whereIn('siren', slice)).select('siren', 'unit_known', 'etat', 'nic_siege');
-    for (const r of rows as { siren: string; unit_known: unknown; etat: string; nic_siege: string | null }[]) stored.set(r.siren, r);
-  }
+  type Stored = { siren: string; unit_known: unknown; etat: string; nic_siege: string | null };
+  const stored = new Map((await rowsWhereIn<Stored>(trx, 'companies', 'siren', sirens, ['siren', 'unit_known', 'etat', 'nic_siege'])).map((r) => [r.siren, r]));
   const activity = (e: EstablishmentRow) => ({
     activite_principale: e.activite_principale,
     nomenclature_activite: e.nomenclature_activite,

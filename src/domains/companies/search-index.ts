@@ -5,6 +5,7 @@ import { kindOf } from '../../platform/db/database.js';
 import { NAF_SECTION_F } from '../reference/lists.js';
 import { defineSearchIndex, upsertSearchDocuments, type SearchDocument } from '../../platform/search/full-text.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
+import { rowsWhereIn } from '../../import/upsert.js';
 
 export const COMPANIES_SEARCH = defineSearchIndex({
   name: 'companies_search',
@@ -154,13 +155,11 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
       }
     });
   } else {
-    // The SIRENs as one array parameter, one statement each for the whole call: 900 bound
-    // values a statement made 2,313 reads of establishments and 1,163 of companies for the
-    // establishments at factor 0.1 of the national set, each planned anew.
+    // One statement each for the whole call, the SIRENs as one array (`rowsWhereIn`).
     const toRead = known ? unique.filter((s) => !known.has(s)) : unique;
-    const read: CompanyIndexFields[] = toRead.length ? await trx('companies').whereRaw('siren = any(?::text[])', [toRead]).select(...COMPANY_COLUMNS) : [];
+    const read = await rowsWhereIn<CompanyIndexFields>(trx, 'companies', 'siren', toRead, COMPANY_COLUMNS);
     const bySirenCompany = new Map(read.map((c) => [c.siren, c]));
-    const bySiren = placesBySiren(await trx('establishments').whereRaw('siren = any(?::text[])', [unique]).select(...PLACE_COLUMNS));
+    const bySiren = placesBySiren(await rowsWhereIn<PlaceFields>(trx, 'establishments', 'siren', unique, PLACE_COLUMNS));
     for (const siren of unique) {
       const c = known?.get(siren) ?? bySirenCompany.get(siren);
       if (c && !c.unit_known && !bySiren.has(siren)) byRegister.push(siren);
@@ -168,10 +167,7 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
     }
   }
   // A provisional row without establishments is a company known by the register alone.
-  for (let i = 0; i < byRegister.length; i += 900) {
-    const rows = (await trx('company_registers').whereIn('siren', byRegister.slice(i, i + 900)).select(...REGISTER_COLUMNS)) as RegisterFields[];
-    for (const g of rows) docs.push(registerDocument(g));
-  }
+  for (const g of await rowsWhereIn<RegisterFields>(trx, 'company_registers', 'siren', byRegister, REGISTER_COLUMNS)) docs.push(registerDocument(g));
   return docs;
 }
 

@@ -359,7 +359,7 @@ function readForm(family: NoticeDetails['family'], form: string | null, body: Js
       };
     })
     .filter((l): l is NoticeLot => l !== null);
-  const [siretText = null, value, deadlineText = null] = firstTexts(body, BODY_KEYS);
+  const [siretText = null, value = null, deadlineText = null] = firstTexts(body, BODY_KEYS);
   const siret = frenchId(siretText);
   const deadline = instant(deadlineText);
   const procedureNode = body.procedure ?? body.PROCEDURE;

@@ -55,6 +55,28 @@ async function analyzedRows(db: Database, names: string[]): Promise<Map<string, 
   return new Map((rows as { relname: string; tuples: string }[]).map((r) => [r.relname, Number(r.tuples)]));
 }
 
+/** Statistics target of the analyses during a load (PostgreSQL's default: 100): 3,000 rows sampled. */
+const GROWING_STATISTICS_TARGET = 10;
+
+/**
+ * Analyzes each table of `changes` whose count reaches `threshold(rows)`, `rows` being
+ * PostgreSQL's estimate at the table's last analysis (0 when never analyzed), with
+ * `statisticsTarget` for that analysis alone when given; returns their names.
+ */
+async function analyzePast(db: Database, changes: TableChanges, threshold: (tuples: number) => number, statisticsTarget?: number): Promise<string[]> {
+  if (kindOf(db) !== 'postgres' || !changes.size) return [];
+  const analyzed: string[] = [];
+  for (const [relname, tuples] of await analyzedRows(db, [...changes.keys()])) {
+    if ((changes.get(relname) ?? 0) < threshold(tuples)) continue;
+    await db.transaction(async (trx) => {
+      if (statisticsTarget !== undefined) await trx.raw(`set local default_statistics_target = ${statisticsTarget}`);
+      await trx.raw('analyze ??', [relname]);
+    });
+    analyzed.push(relname);
+  }
+  return analyzed.sort();
+}
+
 /**
  * During a load, between its batches: analyzes each table whose changes since its last
  * analysis reach 50 rows plus the rows it held then (never analyzed: 50; then each time it
@@ -71,34 +93,16 @@ async function analyzedRows(db: Database, names: string[]): Promise<Map<string, 
  * the load (`analyzeChangedTables`, which always follows a table that doubled) takes the
  * full sample for the searches' plans. Nothing on SQLite.
  */
-const GROWING_STATISTICS_TARGET = 10;
-
 export async function analyzeGrowingTables(db: Database, pending: TableChanges): Promise<string[]> {
-  if (kindOf(db) !== 'postgres' || !pending.size) return [];
-  const analyzed: string[] = [];
-  for (const [relname, tuples] of await analyzedRows(db, [...pending.keys()])) {
-    if ((pending.get(relname) ?? 0) < 50 + tuples) continue;
-    await db.transaction(async (trx) => {
-      await trx.raw(`set local default_statistics_target = ${GROWING_STATISTICS_TARGET}`);
-      await trx.raw('analyze ??', [relname]);
-    });
-    pending.delete(relname);
-    analyzed.push(relname);
-  }
-  return analyzed.sort();
+  const analyzed = await analyzePast(db, pending, (tuples) => 50 + tuples, GROWING_STATISTICS_TARGET);
+  for (const table of analyzed) pending.delete(table);
+  return analyzed;
 }
 
 /**
  * Analyzes each table whose changes pass autovacuum's threshold (50 rows plus 10 % of the
  * rows the table held at its last analysis); returns their names. Nothing on SQLite.
  */
-export async function analyzeChangedTables(db: Database, changes: TableChanges): Promise<string[]> {
-  if (kindOf(db) !== 'postgres' || !changes.size) return [];
-  const analyzed: string[] = [];
-  for (const [relname, tuples] of await analyzedRows(db, [...changes.keys()])) {
-    if ((changes.get(relname) ?? 0) < 50 + 0.1 * tuples) continue;
-    await db.raw('analyze ??', [relname]);
-    analyzed.push(relname);
-  }
-  return analyzed.sort();
+export function analyzeChangedTables(db: Database, changes: TableChanges): Promise<string[]> {
+  return analyzePast(db, changes, (tuples) => 50 + 0.1 * tuples);
 }
