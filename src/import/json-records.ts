@@ -39,17 +39,50 @@ const OPEN_BRACKET = 0x5b;
 /** Pieces end after a value closed back to this depth (a record of the lists read is at most 3 deep). */
 const SPLIT_DEPTH = 3;
 const NULL = Buffer.from('null');
+const EMPTY_OBJECT = Buffer.from('{}');
+const EMPTY_ARRAY = Buffer.from('[]');
+/** A text ending inside a literal (true, false, null, NaN, Infinity). */
+const LITERAL_CUT = /(?:^|[\s,:[])-?(?:tr?u?|fa?l?s?|nu?l?|Na?|In?f?i?n?i?t?y?)$/;
+/** An element held longer than this goes to the parser as it comes (records are kilobytes). */
+const ELEMENT_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * Whether a value cut by the end of the input has a syntax error before its end (V8 places
+ * the error at the text's end, or says so, when only the end is missing).
+ */
+function brokenBeforeEnd(bytes: Buffer): boolean {
+  const text = bytes.toString('utf8');
+  try {
+    JSON.parse(text);
+    return false;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : '';
+    // Cut inside its last word (`tr`, `Na`, `-Inf`…): V8 names the word's first letter.
+    if (/end of JSON input/.test(message) || LITERAL_CUT.test(text)) return false;
+    const at = /at position (\d+)/.exec(message);
+    return !at || Number(at[1]) < text.length;
+  }
+}
 const NON_FINITE: Record<number, Buffer> = { 0x4e: Buffer.from('NaN'), 0x49: Buffer.from('Infinity') };
+
+/** What the scanner found of an element of a list near the top: its value, parsed whole, or its bytes left to the parser. */
+export type ScannedElement = { value: unknown } | null;
 
 /**
  * Scans the bytes before the JSON parser sees them: the byte offset (in the file as read,
  * decompressed) after each closing `}` / `]`, one for each end token of the parser, in
  * order, so that a record's end and a stop are told by their offset; and, when asked,
- * `NaN` / `Infinity` / `-Infinity` outside strings rewritten as `null`. The bytes go to the
- * parser in pieces cut after each value closed near the top (a record's end), because the
- * parser throws away the tokens of a piece it fails in: a syntax error then loses only the
- * record it is in. Bytes, not text: the ASCII bytes looked for never occur inside a
- * multi-byte UTF-8 character.
+ * `NaN` / `Infinity` / `-Infinity` outside strings rewritten as `null`.
+ *
+ * Each object or array that is an element of an array near the top (a record of every
+ * layout read, or an item of another list there) is parsed here whole by `JSON.parse`, and
+ * the parser gets an empty `{}` / `[]` in its place: the streaming parser made every token
+ * of records of several kilobytes, the bulk of a BOAMP or DECP file's reading (30 % and
+ * 47 % of it on the national set). An element `JSON.parse` refuses, or one cut by the end
+ * of the input, goes to the parser as it is, so that its error and its position are the
+ * parser's. The bytes go to the parser in pieces cut after each value closed near the top,
+ * because the parser throws away the tokens of a piece it fails in: a syntax error then
+ * loses only the record it is in. Bytes, not text: the ASCII bytes looked for never occur
+ * inside a multi-byte UTF-8 character.
  */
 export class JsonScanner {
   /** Offset in the file of the next byte to scan. */
@@ -61,12 +94,30 @@ export class JsonScanner {
   private carry: Buffer | null = null;
   private closes: number[] = [];
   private closesHead = 0;
+  /** Whether the container open at each depth up to SPLIT_DEPTH is an array. */
+  private readonly arrays: boolean[] = [];
+  /** Depth around the element being scanned, -1 outside one. */
+  private elementDepth = -1;
+  /** Its bytes so far (NaN already rewritten), kept across chunks. */
+  private elementParts: Buffer[] = [];
+  /** The offsets after its closing brackets, told once it ends. */
+  private elementCloses: number[] = [];
+  /** Depth around an element handed to the parser as it comes (too large to hold), -1 outside one. */
+  private rawDepth = -1;
+  /** The input ended inside an element with a syntax error before its end: a broken file, not a truncated one. */
+  private brokenInside = false;
+  private elements: ScannedElement[] = [];
+  private elementsHead = 0;
 
-  constructor(private readonly nonFiniteAsNull: boolean) {}
+  /** `parseElements`: elements of lists near the top parsed here (a document's reading); without it, only the offsets and the NaN. */
+  constructor(
+    private readonly nonFiniteAsNull: boolean,
+    private readonly parseElements = false,
+  ) {}
 
   /** At the end of the input, whether a string, object or array was left open (a truncated file). */
   get unfinished(): boolean {
-    return this.inString || this.depth > 0;
+    return (this.inString || this.depth > 0) && !this.brokenInside;
   }
 
   /** The offset after the next closing bracket (the parser's next end token). */
@@ -79,13 +130,28 @@ export class JsonScanner {
     return offset;
   }
 
+  /**
+   * The next element of a list near the top, in the order of the parser's start tokens of
+   * such elements: its value when it was parsed here (the parser then gives an empty one),
+   * null when the parser reads it.
+   */
+  nextElement(): ScannedElement {
+    const element = this.elements[this.elementsHead++] ?? null;
+    if (this.elementsHead > 4096 && this.elementsHead * 2 > this.elements.length) {
+      this.elements = this.elements.slice(this.elementsHead);
+      this.elementsHead = 0;
+    }
+    return element;
+  }
+
   /** The pieces to parse for this chunk (a value cut by the chunk's end waits for the next one). */
   push(chunk: Buffer, end = false): Buffer[] {
     const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
     this.carry = null;
     const base = this.offset;
     const pieces: Buffer[] = [];
-    let parts: Buffer[] = [];
+    let parts: Buffer[] = this.elementParts;
+    this.elementParts = [];
     let from = 0;
     let i = 0;
     for (; i < buf.length; i++) {
@@ -97,10 +163,30 @@ export class JsonScanner {
         continue;
       }
       if (c === QUOTE) this.inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth += 1;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        if (this.parseElements && this.elementDepth < 0 && this.rawDepth < 0 && this.depth >= 1 && this.depth <= SPLIT_DEPTH && this.arrays[this.depth]) {
+          // An element of a list near the top: the bytes before it go as they are.
+          if (from < i) parts.push(buf.subarray(from, i));
+          if (parts.length) pieces.push(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
+          parts = [];
+          from = i;
+          this.elementDepth = this.depth;
+        }
+        this.depth += 1;
+        if (this.elementDepth < 0 && this.rawDepth < 0 && this.depth <= SPLIT_DEPTH) this.arrays[this.depth] = c === OPEN_BRACKET;
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         this.depth -= 1;
+        if (this.elementDepth >= 0) {
+          this.elementCloses.push(base + i + 1);
+          if (this.depth > this.elementDepth) continue;
+          parts.push(buf.subarray(from, i + 1));
+          this.endElement(Buffer.concat(parts), pieces, c === CLOSE_BRACKET);
+          parts = [];
+          from = i + 1;
+          continue;
+        }
         this.closes.push(base + i + 1);
+        if (this.depth === this.rawDepth) this.rawDepth = -1;
         if (this.depth <= SPLIT_DEPTH) {
           parts.push(buf.subarray(from, i + 1));
           pieces.push(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
@@ -123,11 +209,77 @@ export class JsonScanner {
     if (i < buf.length) this.carry = buf.subarray(i);
     this.offset = base + i;
     if (from < i) parts.push(buf.subarray(from, i));
+    if (this.elementDepth >= 0 && !end) {
+      let size = 0;
+      for (const part of parts) size += part.length;
+      if (size <= ELEMENT_MAX_BYTES) {
+        // An element cut by the chunk's end: its bytes wait for the rest.
+        this.elementParts = parts;
+        return pieces;
+      }
+      // Larger than any record (a quote missing makes the rest of the file one string):
+      // the parser reads it as it comes, as before elements were parsed here.
+      this.rawDepth = this.elementDepth;
+      this.handToParser(Buffer.concat(parts), pieces);
+      return pieces;
+    }
+    if (this.elementDepth >= 0) {
+      // Cut by the end of the input: the parser reads what there is, and says where it ends.
+      const bytes = Buffer.concat(parts);
+      this.brokenInside = brokenBeforeEnd(bytes);
+      this.handToParser(bytes, pieces);
+      return pieces;
+    }
     if (parts.length) pieces.push(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts));
     return pieces;
   }
-}
 
+  /** An element closed: parsed here, or handed to the parser as it is. */
+  private endElement(bytes: Buffer, pieces: Buffer[], isArray: boolean): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      this.handToParser(bytes, pieces);
+      return;
+    }
+    this.elements.push({ value });
+    // The parser sees one empty value, so one end token: this element's own close.
+    this.closes.push(this.elementCloses[this.elementCloses.length - 1] as number);
+    this.elementCloses = [];
+    this.elementDepth = -1;
+    pieces.push(isArray ? EMPTY_ARRAY : EMPTY_OBJECT);
+  }
+
+  /** An element left to the parser: its bytes cut after each value closed near the top, as outside elements. */
+  private handToParser(bytes: Buffer, pieces: Buffer[]): void {
+    this.elements.push(null);
+    this.closes.push(...this.elementCloses);
+    this.elementCloses = [];
+    let depth = this.elementDepth;
+    this.elementDepth = -1;
+    let inString = false;
+    let escaped = false;
+    let from = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth <= SPLIT_DEPTH) {
+          pieces.push(bytes.subarray(from, i + 1));
+          from = i + 1;
+        }
+      }
+    }
+    if (from < bytes.length) pieces.push(bytes.subarray(from));
+  }
+}
 /** A text with its NaN / Infinity outside strings read as null, and how many there were. */
 function nonFiniteAsNull(text: string): { text: string; nulls: number } {
   const scanner = new JsonScanner(true);
@@ -261,7 +413,7 @@ function syntaxReason(err: unknown, truncated: boolean): string {
 }
 
 async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGenerator<RawRecord<unknown>> {
-  const scanner = new JsonScanner(!!options.nonFiniteAsNull);
+  const scanner = new JsonScanner(!!options.nonFiniteAsNull, true);
   let bomChecked = false;
   let ended = false;
   const scan = new Transform({
@@ -315,6 +467,13 @@ async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGener
     nullsTold = scanner.nulls;
     return nulls ? { position, value, nulls } : { position, value };
   };
+  /** Whether the container open at each depth up to SPLIT_DEPTH is an array, as the scanner sees it. */
+  const arrays: boolean[] = [];
+  /** Depth around an element of a list the parser reads itself (not a record), -1 outside one. */
+  let rawDepth = -1;
+  /** The next token ends the empty stand-in of an element parsed by the scanner. */
+  let standInEnd = false;
+  const recordOf = (value: unknown) => (listDepth === 2 && keys[1] === 'records' ? opendatasoftV1Fields(value) : value);
   const isList = (d: number) =>
     d === 0 || (topIsObject && d === 1 && TOP_LISTS.has(keys[1] as string)) || (topIsObject && d === 2 && keys[1] === 'marches' && DECP_2024_LISTS.has(keys[2] as string));
   try {
@@ -325,17 +484,31 @@ async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGener
         const opens = name === 'startObject' || name === 'startArray';
         const closes = name === 'endObject' || name === 'endArray';
         if (closes) lastClose = scanner.nextClose();
+        if (standInEnd) {
+          standInEnd = false;
+          continue;
+        }
         if (inRecord) {
           assembler.consume(token as never);
           if (opens) depth += 1;
           else if (closes) depth -= 1;
           if (assembler.done) {
             inRecord = false;
-            out.push(record(listDepth === 2 && keys[1] === 'records' ? opendatasoftV1Fields(assembler.current) : assembler.current));
+            out.push(record(recordOf(assembler.current)));
           }
           continue;
         }
         if (opens) {
+          if (rawDepth < 0 && depth >= 1 && depth <= SPLIT_DEPTH && arrays[depth]) {
+            // An element of a list near the top: parsed by the scanner (an empty stand-in follows), or read here.
+            const element = scanner.nextElement();
+            if (element) {
+              standInEnd = true;
+              if (depth === listDepth) out.push(record(recordOf(element.value)));
+              continue;
+            }
+            if (depth !== listDepth) rawDepth = depth;
+          }
           if (depth === listDepth) {
             inRecord = true;
             assembler.consume(token as never);
@@ -344,8 +517,10 @@ async function* jsonDocument(source: Readable, options: JsonOptions): AsyncGener
             listsFound += 1;
           } else if (depth === 0) topIsObject = true;
           depth += 1;
+          if (rawDepth < 0 && depth <= SPLIT_DEPTH) arrays[depth] = name === 'startArray';
         } else if (closes) {
           depth -= 1;
+          if (depth === rawDepth) rawDepth = -1;
           if (depth < listDepth) listDepth = -1;
           keys.length = Math.min(keys.length, depth + 1);
         } else if (name === 'keyValue') {
