@@ -10,7 +10,7 @@ import { startCheckpointer, type Checkpointer } from './platform/db/checkpointer
 import { SERVICE_BUSY_TIMEOUT_MS, SERVICE_LOCK_BUDGET_MS, retryWhileBusy } from './platform/db/busy.js';
 import { kindOf, openDatabase, sqliteFileOf, type Database } from './platform/db/database.js';
 import { migrateLatest } from './migrations/index.js';
-import { restoreSearchIndexes } from './platform/search/full-text.js';
+import { restoreDeferredIndexes } from './platform/db/deferred-indexes.js';
 import { createLogger, errorSummary, type Logger } from './log.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodic-task.js';
 import { purgeExpiredAuthRows } from './auth/store/expired-rows.js';
@@ -155,8 +155,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Another process may hold the lock a while (an import): the migrations wait for it, off the loop.
   if (options.migrate !== false) {
     await retryWhileBusy(() => migrateLatest(db), 60_000);
-    // PostgreSQL: a search index a stopped first load left missing (deferSearchIndexes) is built before the service answers.
-    await restoreSearchIndexes(db);
+    // PostgreSQL: an index a stopped first load left missing (deferIndexes) is built before the service answers.
+    await restoreDeferredIndexes(db);
   }
   // Bulkhead: on PostgreSQL, tokens, accounts and quota admissions have connections of their
   // own, so that operations waiting on a slow or locked table never starve them.
@@ -233,14 +233,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
 /**
  * The migrations at a start: another process may hold SQLite's lock a while (an import), or
  * Knex's migration lock (another machine starting at the same time): both are waited out.
- * Then, on PostgreSQL, a search index a stopped first load left missing (deferSearchIndexes)
- * is built before any process serves.
+ * Then, on PostgreSQL, an index a stopped first load left missing (deferIndexes) is built
+ * before any process serves.
  */
 export async function migrateAtStart(db: Database): Promise<void> {
   for (let waited = 0; ; waited += 500) {
     try {
       await retryWhileBusy(() => migrateLatest(db), 60_000);
-      await restoreSearchIndexes(db);
+      await restoreDeferredIndexes(db);
       return;
     } catch (err) {
       if ((err as Error).name !== 'MigrationLocked' || waited >= 120_000) throw err;

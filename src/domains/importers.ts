@@ -1,6 +1,7 @@
 // The importers by the source name given to `npm run import`, each with its domain; this
 // module names itself to the import engine so that its reading thread can load them.
 import { importerCatalogue, type Importer } from '../import/importer.js';
+import type { DeferrableTable } from '../platform/db/deferred-indexes.js';
 import { bodacc } from './announcements/import-bodacc.js';
 import { decp } from './awards/import-decp.js';
 import { rge } from './companies/import-rge.js';
@@ -13,6 +14,26 @@ import { deliberations } from './minutes/import-deliberations.js';
 import { publications } from './posts/import-publications.js';
 import { dvf } from './sales/import-dvf.js';
 import { sitadel } from './permits/import-sitadel.js';
+
+/**
+ * PostgreSQL: the tables whose secondary indexes a first load builds once at its end
+ * (`deferIndexes`: a large file, the table empty at the start), and the indexes kept because
+ * the load itself reads through them (checked with EXPLAIN on the loaded tables). The
+ * SIRENE and BODACC imports were bound by their upserts into tables of 3 to 6 indexes;
+ * the indexes the reads of the API need (a department's companies, an activity, the
+ * announcements by date) are useless to the load itself. Kept besides: primary keys and
+ * unique indexes, which the upserts' ON CONFLICT needs. The search tables' GIN indexes are
+ * deferred for every source (`deferrableSearchTables`).
+ */
+const FIRST_LOAD = {
+  // The units' import looks its provisional rows up by this partial index (`provisionalAmong`).
+  companies: { table: 'companies', keep: ['companies_provisional'] },
+  // Both SIRENE imports read a batch's companies' establishments by SIREN for their documents.
+  establishments: { table: 'establishments', keep: ['establishments_siren_departement_etat'] },
+  // Their links are replaced by announcement (the primary key's first column).
+  announcements: { table: 'announcements' },
+  announcementSirens: { table: 'announcement_sirens' },
+} satisfies Record<string, DeferrableTable>;
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
   'sirene-unites': sireneUnites as unknown as Importer<never, never>,
@@ -28,4 +49,8 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   contacts: contacts as unknown as Importer<never, never>,
   dvf: dvf as unknown as Importer<never, never>,
   permis: sitadel as unknown as Importer<never, never>,
+}, {
+  'sirene-unites': [FIRST_LOAD.companies],
+  'sirene-etablissements': [FIRST_LOAD.establishments, FIRST_LOAD.companies],
+  bodacc: [FIRST_LOAD.announcements, FIRST_LOAD.announcementSirens],
 });

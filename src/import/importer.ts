@@ -4,6 +4,7 @@
 // that the reading thread of a large file can load them without the engine importing a domain.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { DeferrableTable } from '../platform/db/deferred-indexes.js';
 import type { ZipEntries } from './input.js';
 
 /**
@@ -49,22 +50,37 @@ export interface WriteCounts {
 }
 
 const catalogues = new WeakMap<object, string>();
+const deferrable = new WeakMap<object, readonly DeferrableTable[]>();
 
 /**
  * Declares the module (its `import.meta.url`) that exports these importers as `IMPORTERS`, by
  * source name. An importer listed so can be run by the reading thread (read-worker.ts), which
  * imports that module; one that is not (a test's) is read in the import's own thread.
+ * `firstLoad`: per source name, the tables whose secondary indexes a first load of it builds
+ * at its end (PostgreSQL, `deferIndexes`).
  */
-export function importerCatalogue<T extends Record<string, Importer<never, never>>>(moduleUrl: string, importers: T): T {
+export function importerCatalogue<T extends Record<string, Importer<never, never>>>(
+  moduleUrl: string,
+  importers: T,
+  firstLoad: Partial<Record<keyof T, readonly DeferrableTable[]>> = {},
+): T {
   for (const [name, importer] of Object.entries(importers)) {
     // The reading thread finds an importer by its name: the key must be that name.
     if (importer.name !== name) throw new Error(`Importateur ${importer.name} inscrit sous le nom ${name}.`);
     catalogues.set(importer, moduleUrl);
+    const tables = firstLoad[name as keyof T];
+    if (tables) deferrable.set(importer, tables);
   }
+  for (const name of Object.keys(firstLoad)) if (!(name in importers)) throw new Error(`Importateur ${name} inconnu (index différés).`);
   return importers;
 }
 
 /** The module exporting this importer in its `IMPORTERS`, if it was declared by `importerCatalogue`. */
 export function catalogueOf(importer: object): string | undefined {
   return catalogues.get(importer);
+}
+
+/** The tables whose secondary indexes a first load of this importer builds at its end (its catalogue's `firstLoad`). */
+export function deferrableTablesOf(importer: object): readonly DeferrableTable[] {
+  return deferrable.get(importer) ?? [];
 }

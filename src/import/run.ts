@@ -10,7 +10,8 @@ import { Worker } from 'node:worker_threads';
 import { startCheckpointer } from '../platform/db/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
-import { deferSearchIndexes, restoreSearchIndexes } from '../platform/search/full-text.js';
+import { deferrableSearchTables } from '../platform/search/full-text.js';
+import { deferIndexes, restoreDeferredIndexes } from '../platform/db/deferred-indexes.js';
 import { makeRoomForWriters } from '../platform/db/writer-queue.js';
 import { analyzeChangedTables, analyzeGrowingTables, countTableChanges, type TableChanges } from '../platform/db/statistics.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
@@ -18,7 +19,7 @@ import { ImportInputError, openInput } from './input.js';
 import { createProgress, type Progress } from './progress.js';
 import type { ReadJob, ReadMessage } from './read-worker.js';
 import { rowBuilder } from './records.js';
-import { catalogueOf, type Importer } from './importer.js';
+import { catalogueOf, deferrableTablesOf, type Importer } from './importer.js';
 
 export interface ImportReport {
   file: string;
@@ -103,9 +104,10 @@ async function importSettings(db: Database): Promise<() => Promise<void>> {
 export const READ_IN_WORKER_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * Files from this size on defer the GIN indexes of the empty search tables (PostgreSQL, see
- * `deferSearchIndexes`): dropping and building them again costs a few statements per search
- * table, more than a small file's documents cost the indexes.
+ * Files from this size on defer the secondary indexes of the empty tables they fill
+ * (PostgreSQL, see `deferIndexes`: the search tables' GIN indexes, and the B-tree indexes
+ * the importer's catalogue names): dropping and building them again costs a few statements
+ * per index, more than a small file's rows cost the indexes.
  */
 export const DEFER_INDEXES_MIN_BYTES = 4 * 1024 * 1024;
 
@@ -211,7 +213,7 @@ export async function importFile<Raw, Row>(
     batchSize?: number;
     sortWindowBatches?: number;
     readIn?: ReadPlace;
-    /** PostgreSQL: build the GIN index of the search tables found empty after the load rather than row by row (`deferSearchIndexes`); by default for a file of DEFER_INDEXES_MIN_BYTES or more. */
+    /** PostgreSQL: build the secondary indexes of the tables found empty (the search tables', the importer's `deferrableTablesOf`) after the load rather than row by row (`deferIndexes`); by default for a file of DEFER_INDEXES_MIN_BYTES or more. */
     deferIndexes?: boolean;
   } = {},
 ): Promise<ImportReport> {
@@ -235,8 +237,10 @@ export async function importFile<Raw, Row>(
   const sinceAnalysis: TableChanges = new Map();
   try {
     restore = await importSettings(db);
-    // A first load into empty search tables: their GIN indexes built once at the end.
-    if (options.deferIndexes ?? (await sizeOf(path)) >= DEFER_INDEXES_MIN_BYTES) await deferSearchIndexes(db);
+    // A first load into empty tables: their secondary indexes (but those the load reads) built once at the end.
+    if (options.deferIndexes ?? (await sizeOf(path)) >= DEFER_INDEXES_MIN_BYTES) {
+      await deferIndexes(db, [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)]);
+    }
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
     progress = (options.progress ?? createProgress)(`${importer.name} ${source.name.split('/').pop()}`, source.totalBytes);
@@ -275,10 +279,10 @@ export async function importFile<Raw, Row>(
   } finally {
     await source?.close().catch(() => undefined);
     await restore().catch(() => undefined);
-    // Whether the load went through or stopped, the search tables get their indexes back
-    // (any missing one, a stopped earlier load's too). A failed build fails a load that went
+    // Whether the load went through or stopped, the tables get their indexes back (any
+    // deferred one, a stopped earlier load's too). A failed build fails a load that went
     // through; a load that stopped reports its own error.
-    await restoreSearchIndexes(db).catch((err: unknown) => {
+    await restoreDeferredIndexes(db).catch((err: unknown) => {
       if (loaded) throw err;
     });
     // The tables' statistics, for the plans of the searches that follow (committed batches only: a stopped load's too).

@@ -35,6 +35,7 @@ import * as searchUnderLoad from './0030-search-under-load.js';
 import * as admissionChecksIdentity from './0031-admission-checks-identity.js';
 import * as sqliteSearchVersions from './0032-sqlite-search-versions.js';
 import * as departmentListing from './0033-department-listing.js';
+import * as deferredIndexes from './0034-deferred-indexes.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0031-admission-checks-identity': admissionChecksIdentity,
   '0032-sqlite-search-versions': sqliteSearchVersions,
   '0033-department-listing': departmentListing,
+  '0034-deferred-indexes': deferredIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {

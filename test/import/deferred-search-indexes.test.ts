@@ -9,9 +9,11 @@ import { importFile } from '../../src/import/run.js';
 import type { Importer } from '../../src/import/importer.js';
 import { jsonLineRecords } from '../../src/import/records.js';
 import { COMPANIES_SEARCH } from '../../src/domains/companies/search-index.js';
-import { deferSearchIndexes, restoreSearchIndexes, searchKeys, upsertSearchDocuments } from '../../src/platform/search/full-text.js';
+import { deferrableSearchTables, searchKeys, upsertSearchDocuments } from '../../src/platform/search/full-text.js';
+import { deferIndexes, restoreDeferredIndexes } from '../../src/platform/db/deferred-indexes.js';
 import { parseQuery } from '../../src/platform/search/query-syntax.js';
 import { migrateAtStart } from '../../src/server.js';
+import { up as storeDeferredIndexes } from '../../src/migrations/0034-deferred-indexes.js';
 import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
 
 const silent = () => ({ update: () => undefined, stop: () => undefined });
@@ -133,21 +135,34 @@ describe('first load with deferred search indexes', function () {
   it('builds an index a killed load left missing at the next start, and at the end of the next import', async () => {
     const db = await fresh();
     // What a process killed during its first load leaves: the index dropped, some documents written.
-    const dropped = await deferSearchIndexes(db);
-    if (usingPostgres) expect(dropped).to.include('companies_search');
+    const dropped = await deferIndexes(db, await deferrableSearchTables(db));
+    if (usingPostgres) expect(dropped).to.include('companies_search_document');
     else expect(dropped).to.deep.equal([]);
     await upsertSearchDocuments(db, COMPANIES_SEARCH, LINES.slice(0, 10).map((r) => ({ key: r.key, fields: { nom: r.nom, activite: null, lieu: r.lieu } })));
     expect(await documentIndexed(db)).to.equal(!usingPostgres);
     await migrateAtStart(db);
     expect(await documentIndexed(db)).to.equal(true);
     // Nothing left to build: a second call does nothing.
-    expect(await restoreSearchIndexes(db)).to.deep.equal([]);
+    expect(await restoreDeferredIndexes(db)).to.deep.equal([]);
 
-    // The next import (a small file: it defers nothing itself) builds it at its end.
-    await db.raw(usingPostgres ? 'drop index companies_search_document' : 'select 1');
+    // Killed again, in another empty database: the next import (a small file: it defers nothing itself) builds it at its end.
+    const next = await fresh();
+    await deferIndexes(next, await deferrableSearchTables(next));
     const seen: boolean[] = [];
-    await importFile(db, documentImporter(seen), file, { progress: silent, batchSize: 60 });
+    await importFile(next, documentImporter(seen), file, { progress: silent, batchSize: 60 });
     expect(seen).to.deep.equal([!usingPostgres, !usingPostgres]);
+    expect(await documentIndexed(next)).to.equal(true);
+  });
+
+  it('builds at the next start an index that a load killed before the definitions were stored left missing', async () => {
+    const db = await fresh();
+    // The state the former deferral left: the GIN index dropped, nothing stored; then the migration that stores definitions.
+    await db.schema.dropTable('deferred_indexes');
+    await db.raw(usingPostgres ? 'drop index companies_search_document' : 'select 1');
+    await storeDeferredIndexes(db);
+    expect(await documentIndexed(db)).to.equal(!usingPostgres);
+    await migrateAtStart(db);
     expect(await documentIndexed(db)).to.equal(true);
+    expect(await db('deferred_indexes').select()).to.deep.equal([]);
   });
 });

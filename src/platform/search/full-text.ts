@@ -23,6 +23,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../db/database.js';
+import type { DeferrableTable } from '../db/deferred-indexes.js';
 import { withSqlite, statement } from '../db/statements.js';
 import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
 
@@ -82,14 +83,14 @@ export async function createSearchIndex(db: Knex, index: SearchIndex): Promise<v
   }
 }
 
-/** PostgreSQL: the GIN index of a search table's documents, as the migrations create it (and a first load rebuilds it). */
-const documentIndexSql = (table: string) => `create index if not exists "${table}_document" on "${table}" using gin (document)`;
+/** PostgreSQL: the GIN index of a search table's documents, as the migrations create it. */
+export const documentIndexSql = (table: string) => `create index if not exists "${table}_document" on "${table}" using gin (document)`;
 
 /**
  * PostgreSQL: the search tables of the current schema (a `document tsvector` column, as
  * `createSearchIndex` makes them), and whether each has its GIN index.
  */
-async function searchTables(db: Knex): Promise<{ name: string; indexed: boolean }[]> {
+export async function searchTables(db: Knex): Promise<{ name: string; indexed: boolean }[]> {
   const { rows } = await db.raw(
     `select c.relname as name,
             exists (select 1 from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = c.oid and i.relname = c.relname || '_document') as indexed
@@ -103,67 +104,15 @@ async function searchTables(db: Knex): Promise<{ name: string; indexed: boolean 
 }
 
 /**
- * One lock for dropping and rebuilding the search tables' GIN indexes (a transaction-level
- * advisory lock): two processes (the service's workers starting, an import ending) never
- * build the same index at once.
+ * PostgreSQL: every search table, as a table whose GIN index a first load builds at its end
+ * (`deferIndexes`, which takes it only from an empty table; nothing on SQLite). Kept up to
+ * date row by row, the GIN index of the search documents was most of a first load's time;
+ * built once over the loaded documents, it costs a fraction. A search in a table without it
+ * reads the table through, with the same answers.
  */
-const SEARCH_INDEX_LOCK = 0x5ea4c41d;
-
-/**
- * PostgreSQL, before a load: drops the GIN index of every search table that is empty and
- * returns their names (nothing on SQLite). Kept up to date row by row, the GIN index of the
- * search documents was most of a first load's time; built once over the loaded documents
- * (`restoreSearchIndexes`), it costs a fraction. Only an empty table loses its index: until
- * it is rebuilt, a search in it reads the table through (it holds what the load wrote so
- * far), with the same answers. A load that stops (an error, a killed process) leaves the
- * index missing: `restoreSearchIndexes` at the service's start and at the end of every
- * import builds it again.
- */
-export async function deferSearchIndexes(db: Knex): Promise<string[]> {
+export async function deferrableSearchTables(db: Knex): Promise<DeferrableTable[]> {
   if (kindOf(db) !== 'postgres') return [];
-  return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?)', [SEARCH_INDEX_LOCK]);
-    const dropped: string[] = [];
-    for (const table of await searchTables(trx)) {
-      if (!table.indexed) continue;
-      const { rows } = await trx.raw(`select exists (select 1 from "${table.name}") as filled`);
-      if ((rows as { filled: boolean }[])[0]?.filled) continue;
-      await trx.raw(`drop index "${table.name}_document"`);
-      dropped.push(table.name);
-    }
-    return dropped;
-  });
-}
-
-/**
- * Memory for building a GIN index (`maintenance_work_mem` of that transaction only;
- * PostgreSQL's default is 64 MB): the build sorts the documents' words in it, and spills
- * to disk in several passes when it is too small.
- */
-const INDEX_BUILD_MEMORY = '512MB';
-
-/**
- * PostgreSQL: builds the GIN index of every search table that has none (a first load's,
- * `deferSearchIndexes`, or one a stopped load left missing), in one transaction: a build
- * that fails leaves nothing half done, and is tried again at the next call. Returns the
- * tables indexed (nothing on SQLite). Writes to those tables wait meanwhile; reads do not.
- */
-export async function restoreSearchIndexes(db: Knex): Promise<string[]> {
-  if (kindOf(db) !== 'postgres') return [];
-  const missing = (await searchTables(db)).filter((t) => !t.indexed);
-  if (!missing.length) return [];
-  return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?)', [SEARCH_INDEX_LOCK]);
-    await trx.raw(`set local maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-    const built: string[] = [];
-    // Read again under the lock: another process may have built some meanwhile.
-    for (const table of await searchTables(trx)) {
-      if (table.indexed) continue;
-      await trx.raw(documentIndexSql(table.name));
-      built.push(table.name);
-    }
-    return built;
-  });
+  return (await searchTables(db)).map((t) => ({ table: t.name }));
 }
 
 export async function dropSearchIndex(db: Knex, index: SearchIndex): Promise<void> {
