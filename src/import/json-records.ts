@@ -157,9 +157,23 @@ export class JsonScanner {
     for (; i < buf.length; i++) {
       const c = buf[i] as number;
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === BACKSLASH) this.escaped = true;
-        else if (c === QUOTE) this.inString = false;
+        // Strings are most of a file's bytes: the next quote found by indexOf, not byte by byte.
+        if (this.escaped) {
+          this.escaped = false;
+          continue;
+        }
+        const quote = buf.indexOf(QUOTE, i);
+        const stop = quote < 0 ? buf.length : quote;
+        let backslashes = 0;
+        while (stop - backslashes - 1 >= i && buf[stop - backslashes - 1] === BACKSLASH) backslashes += 1;
+        if (quote < 0) {
+          this.escaped = backslashes % 2 === 1;
+          i = buf.length - 1;
+        } else {
+          // An odd run of backslashes escapes the quote: the string goes on after it.
+          if (backslashes % 2 === 0) this.inString = false;
+          i = quote;
+        }
         continue;
       }
       if (c === QUOTE) this.inString = true;
