@@ -33,6 +33,8 @@ const FIRST_LOAD = {
   // Their links are replaced by announcement (the primary key's first column).
   announcements: { table: 'announcements' },
   announcementSirens: { table: 'announcement_sirens' },
+  // The sales' import reads its own earlier lines back by key only (`writtenByThisImport`).
+  sales: { table: 'sales' },
 } satisfies Record<string, DeferrableTable>;
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
@@ -53,4 +55,5 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   'sirene-unites': [FIRST_LOAD.companies],
   'sirene-etablissements': [FIRST_LOAD.establishments, FIRST_LOAD.companies],
   bodacc: [FIRST_LOAD.announcements, FIRST_LOAD.announcementSirens],
+  dvf: [FIRST_LOAD.sales],
 });

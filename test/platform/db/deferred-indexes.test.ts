@@ -123,11 +123,12 @@ describe('first load with deferred secondary indexes', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('names, per SIRENE and BODACC source, tables whose reads during the load keep their index', () => {
+  it('names, per SIRENE, BODACC and DVF source, tables whose reads during the load keep their index', () => {
     expect(deferrableTablesOf(IMPORTERS['sirene-unites'] as object)).to.deep.equal([{ table: 'companies', keep: ['companies_provisional'] }]);
     expect(deferrableTablesOf(IMPORTERS['sirene-etablissements'] as object).map((t) => t.table)).to.deep.equal(['establishments', 'companies']);
     expect(deferrableTablesOf(IMPORTERS['bodacc'] as object).map((t) => t.table)).to.deep.equal(['announcements', 'announcement_sirens']);
-    expect(deferrableTablesOf(IMPORTERS['dvf'] as object)).to.deep.equal([]);
+    expect(deferrableTablesOf(IMPORTERS['dvf'] as object)).to.deep.equal([{ table: 'sales' }]);
+    expect(deferrableTablesOf(IMPORTERS['boamp'] as object)).to.deep.equal([]);
   });
 
   it('rebuilds the deferred indexes after a first load: the same indexes as the migrations made, the same answers', async () => {
