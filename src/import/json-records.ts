@@ -270,30 +270,14 @@ export class JsonScanner {
     this.elements.push(null);
     this.closes.push(...this.elementCloses);
     this.elementCloses = [];
-    let depth = this.elementDepth;
+    // The same cuts as a scan of those bytes from the element's depth, its NaN already rewritten.
+    const cutter = new JsonScanner(false);
+    cutter.depth = this.elementDepth;
     this.elementDepth = -1;
-    let inString = false;
-    let escaped = false;
-    let from = 0;
-    for (let i = 0; i < bytes.length; i++) {
-      const c = bytes[i] as number;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        depth -= 1;
-        if (depth <= SPLIT_DEPTH) {
-          pieces.push(bytes.subarray(from, i + 1));
-          from = i + 1;
-        }
-      }
-    }
-    if (from < bytes.length) pieces.push(bytes.subarray(from));
+    pieces.push(...cutter.push(bytes, true));
   }
 }
+
 /** A text with its NaN / Infinity outside strings read as null, and how many there were. */
 function nonFiniteAsNull(text: string): { text: string; nulls: number } {
   const scanner = new JsonScanner(true);
