@@ -35,6 +35,15 @@ const FIRST_LOAD = {
   announcementSirens: { table: 'announcement_sirens' },
   // The sales' import reads its own earlier lines back by key only (`writtenByThisImport`).
   sales: { table: 'sales' },
+  // BOAMP reads notices by `annonce_id` (a unique index, always kept), corrections by the
+  // notice they name (their primary key's first column), buyers by id; both BOAMP and DECP
+  // replace an award's winners by award (the primary key's first column).
+  notices: { table: 'notices' },
+  noticeDepartements: { table: 'notice_departements' },
+  noticeCorrections: { table: 'notice_corrections' },
+  buyers: { table: 'buyers' },
+  awards: { table: 'awards' },
+  awardWinners: { table: 'award_winners' },
 } satisfies Record<string, DeferrableTable>;
 
 export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalogue(import.meta.url, {
@@ -56,4 +65,6 @@ export const IMPORTERS: Record<string, Importer<never, never>> = importerCatalog
   'sirene-etablissements': [FIRST_LOAD.establishments, FIRST_LOAD.companies],
   bodacc: [FIRST_LOAD.announcements, FIRST_LOAD.announcementSirens],
   dvf: [FIRST_LOAD.sales],
+  boamp: [FIRST_LOAD.notices, FIRST_LOAD.noticeDepartements, FIRST_LOAD.noticeCorrections, FIRST_LOAD.buyers, FIRST_LOAD.awards, FIRST_LOAD.awardWinners],
+  decp: [FIRST_LOAD.buyers, FIRST_LOAD.awards, FIRST_LOAD.awardWinners],
 });

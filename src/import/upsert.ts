@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../platform/db/database.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
+import { pipelined } from '../platform/db/pipelined.js';
 import type { WriteCounts } from './importer.js';
 
 export interface UpsertOutcome<Row> extends WriteCounts {
@@ -141,7 +142,10 @@ export async function upsertRows<Row extends object>(
   }
   // PostgreSQL: one statement cannot touch a row twice, so the n-th occurrence of each key
   // goes in the n-th round (one round when keys are unique, as they usually are).
-  const keyOf = (row: Row) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
+  // One key (most tables): its text, without an array per row.
+  const [only] = keys;
+  const keyOf =
+    keys.length === 1 ? (row: object) => String((row as Record<string, unknown>)[only as string]) : (row: object) => keys.map((k) => String((row as Record<string, unknown>)[k])).join('\u0000');
   const rounds: Row[][] = [];
   const seen = new Map<string, number>();
   for (const row of rows) {
@@ -159,18 +163,21 @@ export async function upsertRows<Row extends object>(
   const where = version ? ` where coalesce(${t}.${quoteIdentifier(version)}, '') <= coalesce(excluded.${quoteIdentifier(version)}, '')` : '';
   const sql = `${unnestInsert(table, columns, types)} on conflict (${keyList}) do update set ${set}${where} returning ${keyList}, (xmax = 0) as inserted`;
   for (const round of rounds) {
-    for (let i = 0; i < round.length; i += UNNEST_ROWS) {
-      const chunk = round.slice(i, i + UNNEST_ROWS);
-      const returned = (await trx.raw(sql, columnArrays(chunk, columns))).rows as Record<string, unknown>[];
-      const byKey = new Map(chunk.map((row) => [keyOf(row), row]));
-      for (const r of returned) {
-        if (r.inserted) outcome.inserted += 1;
-        else outcome.updated += 1;
-        const row = byKey.get(keys.map((k) => String(r[k])).join('\u0000'));
-        if (row) outcome.applied.push(row);
-      }
-      outcome.kept += chunk.length - returned.length;
-    }
+    await pipelined(
+      chunksOf(round, UNNEST_ROWS),
+      (chunk) => columnArrays(chunk, columns),
+      async (arrays) => (await trx.raw(sql, arrays)).rows as Record<string, unknown>[],
+      (returned, chunk) => {
+        const byKey = new Map(chunk.map((row) => [keyOf(row), row]));
+        for (const r of returned) {
+          if (r.inserted) outcome.inserted += 1;
+          else outcome.updated += 1;
+          const row = byKey.get(keyOf(r));
+          if (row) outcome.applied.push(row);
+        }
+        outcome.kept += chunk.length - returned.length;
+      },
+    );
   }
   return outcome;
 }
@@ -179,8 +186,16 @@ export async function upsertRows<Row extends object>(
  * Rows per statement on PostgreSQL: the rows travel as one array per column (`unnest`), so
  * a statement has as many parameters as columns whatever its rows, and nothing is compiled
  * per row (a multi-row VALUES of 500 rows cost Knex more than the database its insert).
+ * A batch goes in several statements so that the next one's arrays are built while the
+ * database runs the one before (`pipelined`).
  */
-const UNNEST_ROWS = 5000;
+const UNNEST_ROWS = 2500;
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 /** The SQL types of a table's columns (cached: the migrations fix them), for the arrays' casts. */
 const typeCache = new Map<string, Map<string, string>>();
@@ -205,9 +220,39 @@ function unnestInsert(table: string, columns: readonly string[], types: Map<stri
   return `insert into ${quoteIdentifier(table)} (${list}) select * from unnest(${arrays}) as u(${list})`;
 }
 
-/** One array per column, in the rows' order (undefined as null, as Knex binds it). */
+/**
+ * One parameter per column, in the rows' order (undefined as null, as Knex binds it): the
+ * array's literal (`arrayLiteral`), or the array itself for pg to write when a value is not
+ * a plain text, number or boolean.
+ */
 function columnArrays(rows: readonly object[], columns: readonly string[]): Knex.RawBinding[] {
-  return columns.map((c) => rows.map((row) => (row as Record<string, unknown>)[c] ?? null) as Knex.RawBinding);
+  return columns.map((c) => {
+    const values = rows.map((row) => (row as Record<string, unknown>)[c] ?? null);
+    return arrayLiteral(values) ?? (values as Knex.RawBinding);
+  });
+}
+
+/**
+ * The text pg writes for an array of texts, numbers and booleans (`{"a","b",NULL}`, every
+ * value quoted, `\` and `"` escaped), or null for any other value. Built here with one join
+ * instead of pg's string appended value by value, each through two regular expressions:
+ * it is the thread's work while the database waits for the statement.
+ */
+export function arrayLiteral(values: readonly unknown[]): string | null {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    let text: string;
+    if (value === null || value === undefined) {
+      parts[i] = 'NULL';
+      continue;
+    }
+    if (typeof value === 'string') text = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+    else return null;
+    parts[i] = text.includes('\\') || text.includes('"') ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${text}"`;
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */
@@ -226,7 +271,7 @@ export async function insertIgnoring(trx: Knex.Transaction, table: string, key: 
   }
   const types = await columnTypes(trx, table, columns);
   const sql = `${unnestInsert(table, columns, types)} on conflict (${keys.map(quoteIdentifier).join(', ')}) do nothing`;
-  for (let i = 0; i < rows.length; i += UNNEST_ROWS) await trx.raw(sql, columnArrays(rows.slice(i, i + UNNEST_ROWS), columns));
+  await pipelined(chunksOf(rows, UNNEST_ROWS), (chunk) => columnArrays(chunk, columns), (arrays) => trx.raw(sql, arrays));
 }
 
 /**

@@ -134,6 +134,25 @@ describe('import upserts', function () {
     expect((await company('900000001')).denomination).to.equal('Un');
   });
 
+  it('writes a batch of several statements whole, texts with quotes, backslashes, braces and commas as given', async () => {
+    // 6,001 links: several statements on PostgreSQL (their arrays built while the one before runs).
+    const odd = ['a"b', 'c\\d', '{e,f}', 'NULL', '', ' g ', 'h\'i', 'é, ü', '\\"'];
+    const links = Array.from({ length: 6001 }, (_, i) => ({
+      announcement_id: `A${String(i).padStart(6, '0')}`,
+      siren: String(100000000 + (i % 7)),
+      date_parution: '2026-01-02',
+      famille: i % 10 === 9 ? null : (odd[i % 10] as string),
+    }));
+    const first = await db.transaction((trx) => upsertRows(trx, 'announcement_sirens', ['announcement_id', 'siren'], links));
+    expect(first).to.include({ inserted: 6001, updated: 0, kept: 0 });
+    expect(first.applied).to.have.length(6001);
+    const changed = links.map((l, i) => ({ ...l, famille: i % 2 ? 'modifiée' : l.famille }));
+    const second = await db.transaction((trx) => upsertRows(trx, 'announcement_sirens', ['announcement_id', 'siren'], changed));
+    expect(second).to.include({ inserted: 0, updated: 6001, kept: 0 });
+    const stored = (await db('announcement_sirens').orderBy('announcement_id').select('announcement_id', 'famille')) as { announcement_id: string; famille: string | null }[];
+    expect(stored.map((r) => r.famille)).to.deep.equal(changed.map((l) => l.famille));
+  });
+
   it('writes in key order within each window of batches, a key given twice in the order read', async () => {
     const batches: string[][] = [];
     const recording: Importer<Record<string, string>, { siren: string; nom: string }> = {

@@ -25,6 +25,7 @@ import type { Knex } from 'knex';
 import { kindOf } from '../db/database.js';
 import type { DeferrableTable } from '../db/deferred-indexes.js';
 import { withSqlite, statement } from '../db/statements.js';
+import { pipelined } from '../db/pipelined.js';
 import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
 
 /** PostgreSQL's weight classes; the same values weigh the columns in bm25 on SQLite. */
@@ -248,7 +249,7 @@ function textsHash(texts: readonly string[]): number {
 
 /** Documents per statement (SQLite allows 32766 parameters). */
 const SQLITE_BATCH = 500;
-const POSTGRES_BATCH = 2000;
+const POSTGRES_BATCH = 2500;
 
 /**
  * Indexes the documents, replacing those of the same keys; atomic (a savepoint inside the
@@ -312,17 +313,16 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
     );
     return;
   }
-  const rows = latest.map((d) => ({ key: d.key, words: indexedWords(index, d.fields) }));
-  const run = async (trx: Knex) => {
-    for (const batch of chunks(rows, POSTGRES_BATCH)) {
-      const json = JSON.stringify(batch.map((r) => ({ key: r.key, document: tsvectorLiteral(index, r.words) })));
-      await trx.raw(
-        `insert into "${index.name}" (key, document) select key, document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
-          `on conflict (key) do update set document = excluded.document where "${index.name}".document is distinct from excluded.document`,
-        [json],
-      );
-    }
-  };
+  // Each chunk's words and literals built while the database runs the chunk before.
+  const sql =
+    `insert into "${index.name}" (key, document) select key, document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
+    `on conflict (key) do update set document = excluded.document where "${index.name}".document is distinct from excluded.document`;
+  const run = (trx: Knex) =>
+    pipelined(
+      chunks(latest, POSTGRES_BATCH),
+      (batch) => JSON.stringify(batch.map((d) => ({ key: d.key, document: tsvectorLiteral(index, indexedWords(index, d.fields)) }))),
+      (json) => trx.raw(sql, [json]),
+    );
   await (db.isTransaction ? run(db) : db.transaction(run));
 }
 
@@ -350,25 +350,32 @@ export async function deleteSearchDocuments(db: Knex, index: SearchIndex, keys: 
 
 // --- Queries -----------------------------------------------------------------------------
 
-/** PostgreSQL tsvector text: each word's positions with its column's weight, a gap between columns. */
+/**
+ * PostgreSQL tsvector text: each word's positions with its column's weight, a gap between
+ * columns. Each word's positions grow as one short text and the words are joined once at the
+ * end: half the time of a list per word joined word by word, and a flat string, which
+ * `JSON.stringify` reads at once (a string appended word by word took it 2.5 times longer).
+ */
 function tsvectorLiteral(index: SearchIndex, fields: readonly (readonly string[])[]): string {
-  const positions = new Map<string, string[]>();
+  const positions = new Map<string, string>();
   let position = 1;
-  fields.forEach((words, i) => {
+  for (let i = 0; i < fields.length; i++) {
     const weight = (index.columns[i] as SearchColumn).weight;
-    for (const word of words) {
-      let list = positions.get(word);
-      if (!list) positions.set(word, (list = []));
-      list.push(`${position}${weight}`);
+    for (const word of fields[i] as readonly string[]) {
+      const list = positions.get(word);
+      positions.set(word, list === undefined ? `${position}${weight}` : `${list},${position}${weight}`);
       position += 1;
     }
     position += 1;
-  });
-  return [...positions].map(([word, list]) => `${pgLexeme(word)}:${list.join(',')}`).join(' ');
+  }
+  const parts = new Array<string>(positions.size);
+  let n = 0;
+  for (const [word, list] of positions) parts[n++] = `${pgLexeme(word)}:${list}`;
+  return parts.join(' ');
 }
 
 // Words are [a-z0-9]+ by construction (`searchWords`); both quotings are complete anyway.
-const pgLexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+const pgLexeme = (word: string) => (word.includes('\\') || word.includes("'") ? `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` : `'${word}'`);
 const ftsString = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 const WORD = /^[a-z0-9]+$/;

@@ -1,4 +1,4 @@
-// A first load into empty tables builds their secondary indexes once at its end (PostgreSQL): every index of the migrations is there after it, reads answer the same, a killed load's indexes are built back at the next start or import, and a table holding rows keeps its indexes throughout.
+// A first load into empty tables builds their secondary indexes once at its end (PostgreSQL): every index of the migrations is there after it, reads and stored rows are the same, a killed load's indexes are built back at the next start or import, and a table holding rows keeps its indexes throughout.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../.
 const silent = () => ({ update: () => undefined, stop: () => undefined });
 
 // The published headers, read where they are (never copied into the project).
-const SAMPLES = fileURLToPath(new URL('../../../../shared/real-samples/sirene/', import.meta.url));
+const REAL_SAMPLES = fileURLToPath(new URL('../../../../shared/real-samples/', import.meta.url));
+const SAMPLES = join(REAL_SAMPLES, 'sirene');
 const header = (file: string) => (readFileSync(join(SAMPLES, file), 'utf8').split('\n')[0] as string).trim().split(',');
 const ESTABLISHMENT_COLUMNS = header('sirene_as_api-sample_etablissements_OK.csv');
 const UNIT_COLUMNS = header('joao-sdx-mailing-insee-echantillon-StockUniteLegale.csv');
@@ -123,12 +124,80 @@ describe('first load with deferred secondary indexes', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('names, per SIRENE, BODACC and DVF source, tables whose reads during the load keep their index', () => {
+  it('names, per SIRENE, BODACC, DVF, BOAMP and DECP source, tables whose reads during the load keep their index', () => {
     expect(deferrableTablesOf(IMPORTERS['sirene-unites'] as object)).to.deep.equal([{ table: 'companies', keep: ['companies_provisional'] }]);
     expect(deferrableTablesOf(IMPORTERS['sirene-etablissements'] as object).map((t) => t.table)).to.deep.equal(['establishments', 'companies']);
     expect(deferrableTablesOf(IMPORTERS['bodacc'] as object).map((t) => t.table)).to.deep.equal(['announcements', 'announcement_sirens']);
     expect(deferrableTablesOf(IMPORTERS['dvf'] as object)).to.deep.equal([{ table: 'sales' }]);
-    expect(deferrableTablesOf(IMPORTERS['boamp'] as object)).to.deep.equal([]);
+    expect(deferrableTablesOf(IMPORTERS['boamp'] as object).map((t) => t.table)).to.deep.equal(['notices', 'notice_departements', 'notice_corrections', 'buyers', 'awards', 'award_winners']);
+    expect(deferrableTablesOf(IMPORTERS['decp'] as object).map((t) => t.table)).to.deep.equal(['buyers', 'awards', 'award_winners']);
+    expect(deferrableTablesOf(IMPORTERS['rne'] as object)).to.deep.equal([]);
+  });
+
+  it('loads BOAMP notices (their awards, corrections and departments) and DECP awards alike with their indexes deferred, then builds them back', async () => {
+    const deferred = await fresh();
+    const kept = await fresh();
+    const migrated = await definitions(deferred);
+    const before = await oids(deferred);
+    for (const [db, defer] of [[deferred, true], [kept, false]] as const) {
+      await importFile(db, IMPORTERS.boamp as never, join(REAL_SAMPLES, 'boamp/boamp-explore-v2.1-records-limit5-jpbenga.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
+      await importFile(db, IMPORTERS.decp as never, join(REAL_SAMPLES, 'decp/decp-2024-megalis-59920013600241-2024-07-09-01.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
+    }
+    expect(await definitions(deferred)).to.deep.equal(migrated);
+    expect(await waiting(deferred)).to.equal(0);
+    const after = await oids(deferred);
+    const rebuilt = [...after.keys()].filter((name) => after.get(name) !== before.get(name) && !/_search_document$/.test(name)).sort();
+    expect(rebuilt).to.deep.equal(
+      usingPostgres
+        ? [
+            'award_winners_siren_index',
+            'awards_buyer_id_index',
+            'awards_date_notification_index',
+            'awards_departement_index',
+            'awards_ingested_at_index',
+            'buyers_siret_index',
+            'notice_corrections_correction_id_index',
+            'notice_departements_departement_index',
+            'notices_buyer_id_index',
+            'notices_date_limite_index',
+            'notices_date_parution_index',
+            'notices_ingested_at_index',
+            'notices_modifie_le_index',
+          ]
+        : [],
+    );
+    const stored = async (db: Database) => {
+      const out: unknown[] = [];
+      for (const [table, key] of [['notices', 'marche_id'], ['notice_departements', 'marche_id'], ['notice_corrections', 'annonce_id'], ['buyers', 'id'], ['awards', 'award_key'], ['award_winners', 'award_key']] as const)
+        out.push((await db(table).orderBy(key).select('*')).map((r: Record<string, unknown>) => JSON.stringify(Object.entries(r).filter(([c]) => !/_at$|_le$/.test(c)))));
+      return out;
+    };
+    const found = await stored(deferred);
+    expect((found[0] as unknown[]).length).to.be.greaterThan(0);
+    expect((found[4] as unknown[]).length).to.be.greaterThan(0);
+    expect(found).to.deep.equal(await stored(kept));
+  });
+
+  it('loads DVF sales alike with their indexes deferred (the lines of a mutation over several batches), then builds them back', async () => {
+    const deferred = await fresh();
+    const kept = await fresh();
+    const migrated = await definitions(deferred);
+    const before = await oids(deferred);
+    for (const [db, defer] of [[deferred, true], [kept, false]] as const)
+      for (const file of ['geo-dvf-2024-dep01-thimothe-das-example.csv', 'dvf-etalab-variant-2023-thimothe-das-dvf.csv'])
+        await importFile(db, IMPORTERS.dvf as never, join(REAL_SAMPLES, 'dvf', file), { progress: silent, batchSize: 2, deferIndexes: defer });
+    expect(await definitions(deferred)).to.deep.equal(migrated);
+    expect(await waiting(deferred)).to.equal(0);
+    const after = await oids(deferred);
+    const rebuilt = [...after.keys()].filter((name) => after.get(name) !== before.get(name) && !/_search_document$/.test(name)).sort();
+    expect(rebuilt).to.deep.equal(
+      usingPostgres ? ['sales_commune_date_idx', 'sales_date_idx', 'sales_departement_date_idx', 'sales_departement_type_date_idx', 'sales_ingested_idx', 'sales_postal_date_idx', 'sales_type_date_idx'] : [],
+    );
+    const stored = async (db: Database) =>
+      ((await db('sales').orderBy('id_mutation').select('*')) as Record<string, unknown>[]).map((r) => JSON.stringify(Object.entries(r).filter(([c]) => !/_at$/.test(c))));
+    const found = await stored(deferred);
+    expect(found.length).to.be.greaterThan(1);
+    expect(found).to.deep.equal(await stored(kept));
   });
 
   it('rebuilds the deferred indexes after a first load: the same indexes as the migrations made, the same answers', async () => {

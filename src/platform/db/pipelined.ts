@@ -1,0 +1,32 @@
+// Statements of a bulk write in turn, each next one's parameters built while the database
+// runs the one before: on one connection the thread would otherwise wait idle during each
+// statement, and the database during each build.
+
+/** Waits for an I/O turn: the statement just started has then been written to its connection (Knex and pg send it after some promise steps and a `nextTick`). */
+const afterSend = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * For each item in order: `build` its statement's parameters, then `run` them; the next item
+ * is built while the current statement runs, and no statement starts before the one before
+ * has answered (a transaction's statements go one at a time). `done` sees each answer in
+ * order. A failure stops at once: no further statement runs, and it is thrown.
+ */
+export async function pipelined<Item, Built, Answer>(
+  items: readonly Item[],
+  build: (item: Item) => Built,
+  run: (built: Built) => Promise<Answer>,
+  done: (answer: Answer, item: Item) => void = () => undefined,
+): Promise<void> {
+  if (!items.length) return;
+  let built = build(items[0] as Item);
+  for (let i = 0; i < items.length; i++) {
+    const running = run(built);
+    if (i + 1 < items.length) {
+      // A failure while the next one is built is thrown below, where it is awaited.
+      running.catch(() => undefined);
+      await afterSend();
+      built = build(items[i + 1] as Item);
+    }
+    done(await running, items[i] as Item);
+  }
+}
