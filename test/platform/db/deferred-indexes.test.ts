@@ -134,19 +134,39 @@ describe('first load with deferred secondary indexes', function () {
     expect(deferrableTablesOf(IMPORTERS['rne'] as object)).to.deep.equal([]);
   });
 
-  it('loads BOAMP notices (their awards, corrections and departments) and DECP awards alike with their indexes deferred, then builds them back', async () => {
+  /**
+   * Loads into two fresh databases, with and without the deferral; checks every index of the
+   * migrations is back with none waiting; returns the indexes rebuilt (but the search
+   * documents') and each table's rows from both loads, by key, times left out.
+   */
+  const loadedAlike = async (run: (db: Database, defer: boolean) => Promise<void>, tables: readonly (readonly [string, string])[]) => {
     const deferred = await fresh();
     const kept = await fresh();
     const migrated = await definitions(deferred);
     const before = await oids(deferred);
-    for (const [db, defer] of [[deferred, true], [kept, false]] as const) {
-      await importFile(db, IMPORTERS.boamp as never, join(REAL_SAMPLES, 'boamp/boamp-explore-v2.1-records-limit5-jpbenga.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
-      await importFile(db, IMPORTERS.decp as never, join(REAL_SAMPLES, 'decp/decp-2024-megalis-59920013600241-2024-07-09-01.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
-    }
+    await run(deferred, true);
+    await run(kept, false);
     expect(await definitions(deferred)).to.deep.equal(migrated);
     expect(await waiting(deferred)).to.equal(0);
     const after = await oids(deferred);
     const rebuilt = [...after.keys()].filter((name) => after.get(name) !== before.get(name) && !/_search_document$/.test(name)).sort();
+    const stored = async (db: Database) => {
+      const out: string[][] = [];
+      for (const [table, key] of tables)
+        out.push(((await db(table).orderBy(key).select('*')) as Record<string, unknown>[]).map((r) => JSON.stringify(Object.entries(r).filter(([c]) => !/_at$|_le$/.test(c)))));
+      return out;
+    };
+    return { rebuilt, rows: await stored(deferred), keptRows: await stored(kept) };
+  };
+
+  it('loads BOAMP notices (their awards, corrections and departments) and DECP awards alike with their indexes deferred, then builds them back', async () => {
+    const { rebuilt, rows, keptRows } = await loadedAlike(
+      async (db, defer) => {
+        await importFile(db, IMPORTERS.boamp as never, join(REAL_SAMPLES, 'boamp/boamp-explore-v2.1-records-limit5-jpbenga.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
+        await importFile(db, IMPORTERS.decp as never, join(REAL_SAMPLES, 'decp/decp-2024-megalis-59920013600241-2024-07-09-01.json'), { progress: silent, batchSize: 2, deferIndexes: defer });
+      },
+      [['notices', 'marche_id'], ['notice_departements', 'marche_id'], ['notice_corrections', 'annonce_id'], ['buyers', 'id'], ['awards', 'award_key'], ['award_winners', 'award_key']],
+    );
     expect(rebuilt).to.deep.equal(
       usingPostgres
         ? [
@@ -166,38 +186,24 @@ describe('first load with deferred secondary indexes', function () {
           ]
         : [],
     );
-    const stored = async (db: Database) => {
-      const out: unknown[] = [];
-      for (const [table, key] of [['notices', 'marche_id'], ['notice_departements', 'marche_id'], ['notice_corrections', 'annonce_id'], ['buyers', 'id'], ['awards', 'award_key'], ['award_winners', 'award_key']] as const)
-        out.push((await db(table).orderBy(key).select('*')).map((r: Record<string, unknown>) => JSON.stringify(Object.entries(r).filter(([c]) => !/_at$|_le$/.test(c)))));
-      return out;
-    };
-    const found = await stored(deferred);
-    expect((found[0] as unknown[]).length).to.be.greaterThan(0);
-    expect((found[4] as unknown[]).length).to.be.greaterThan(0);
-    expect(found).to.deep.equal(await stored(kept));
+    expect((rows[0] as string[]).length).to.be.greaterThan(0);
+    expect((rows[4] as string[]).length).to.be.greaterThan(0);
+    expect(rows).to.deep.equal(keptRows);
   });
 
   it('loads DVF sales alike with their indexes deferred (the lines of a mutation over several batches), then builds them back', async () => {
-    const deferred = await fresh();
-    const kept = await fresh();
-    const migrated = await definitions(deferred);
-    const before = await oids(deferred);
-    for (const [db, defer] of [[deferred, true], [kept, false]] as const)
-      for (const file of ['geo-dvf-2024-dep01-thimothe-das-example.csv', 'dvf-etalab-variant-2023-thimothe-das-dvf.csv'])
-        await importFile(db, IMPORTERS.dvf as never, join(REAL_SAMPLES, 'dvf', file), { progress: silent, batchSize: 2, deferIndexes: defer });
-    expect(await definitions(deferred)).to.deep.equal(migrated);
-    expect(await waiting(deferred)).to.equal(0);
-    const after = await oids(deferred);
-    const rebuilt = [...after.keys()].filter((name) => after.get(name) !== before.get(name) && !/_search_document$/.test(name)).sort();
+    const { rebuilt, rows, keptRows } = await loadedAlike(
+      async (db, defer) => {
+        for (const file of ['geo-dvf-2024-dep01-thimothe-das-example.csv', 'dvf-etalab-variant-2023-thimothe-das-dvf.csv'])
+          await importFile(db, IMPORTERS.dvf as never, join(REAL_SAMPLES, 'dvf', file), { progress: silent, batchSize: 2, deferIndexes: defer });
+      },
+      [['sales', 'id_mutation']],
+    );
     expect(rebuilt).to.deep.equal(
       usingPostgres ? ['sales_commune_date_idx', 'sales_date_idx', 'sales_departement_date_idx', 'sales_departement_type_date_idx', 'sales_ingested_idx', 'sales_postal_date_idx', 'sales_type_date_idx'] : [],
     );
-    const stored = async (db: Database) =>
-      ((await db('sales').orderBy('id_mutation').select('*')) as Record<string, unknown>[]).map((r) => JSON.stringify(Object.entries(r).filter(([c]) => !/_at$/.test(c))));
-    const found = await stored(deferred);
-    expect(found.length).to.be.greaterThan(1);
-    expect(found).to.deep.equal(await stored(kept));
+    expect((rows[0] as string[]).length).to.be.greaterThan(1);
+    expect(rows).to.deep.equal(keptRows);
   });
 
   it('rebuilds the deferred indexes after a first load: the same indexes as the migrations made, the same answers', async () => {
