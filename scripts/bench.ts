@@ -36,7 +36,7 @@ import { benchEngines, benchTarget, type Engine } from './bench/engines.js';
 import { benchNational } from './bench/national.js';
 import { HELP, parseBenchOptions } from './bench/bench-options.js';
 import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, measure, type Figures } from './bench/measure.js';
-import { startProcess, stopProcess } from './bench/processes.js';
+import { startProcess, startService, stopProcess } from './bench/processes.js';
 import { obtainToken } from './lib/native-flow.js';
 
 const parsed = parseBenchOptions(process.argv.slice(2), process.env);
@@ -69,7 +69,7 @@ async function admittedCall(engine: Engine): Promise<void> {
   try {
     let bareFigures: Figures | null = null;
     for (const workers of ['1', String(availableParallelism())]) {
-      const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: target.databaseUrl, LOG_LEVEL: 'silent', WORKERS: workers });
+      const service = await startService({ PORT: '0', DATABASE_URL: target.databaseUrl, LOG_LEVEL: 'silent', WORKERS: workers });
       try {
         const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
         const operation = `${service.url}/api/mcp/v1/referentiels.sources`;

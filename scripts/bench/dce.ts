@@ -16,7 +16,7 @@ import { realLikePdfs } from './real-like-pdfs.js';
 import { importDemoDataIfEmpty } from '../demo/first-start.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, benchDatabase, formatInt, measure, verdict } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 
 export const DCE_TARGETS = { pdfPagesPerSecond: 50, readP99Ms: 20, archiveMemoryMb: 400 } as const;
 
@@ -122,7 +122,7 @@ async function reading(): Promise<{ p50: number; p99: number }> {
     } finally {
       await db.destroy();
     }
-    const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     try {
       const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
       const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };

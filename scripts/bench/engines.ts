@@ -21,7 +21,7 @@ import { writeDemoData, type DemoDataResult } from '../demo/index.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { noticeEvent } from './events.js';
 import { BENCH_ACCOUNT, CONNECTIONS, createBenchAccount, DURATION, failuresOf, figureLine, formatInt, measure, verdict, type Figures } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startProcess, startService, stopProcess } from './processes.js';
 import { benchRobot } from './robot.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -215,7 +215,7 @@ async function prepare(engine: Engine, demo: DemoDataResult): Promise<Prepared> 
   // The service's PostgreSQL connections carry a name of their own: their server processes' CPU is counted with the service's.
   const applicationName = `bench_${randomBytes(4).toString('hex')}`;
   const databaseUrl = engine === 'postgres' ? `${target.databaseUrl}&application_name=${applicationName}` : target.databaseUrl;
-  const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ROBOT: 'off', EXPIRED_ROWS_SWEEP: 'off' });
+  const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ROBOT: 'off', EXPIRED_ROWS_SWEEP: 'off' });
   const monitor = engine === 'postgres' ? openDatabase(BENCH_POSTGRES_URL, { poolSize: 1 }) : null;
   const stop = async () => {
     await stopProcess(service);

@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/platform/db/database.js';
 import { appendEvents, type NewEvent } from '../../src/domains/events/store.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, benchDatabase, measure, verdict } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 
 export const EVENTS_TARGETS = { pollP99Ms: 20 } as const;
 
@@ -48,7 +48,7 @@ export function noticeEvent(i: number, baseUrl: string): NewEvent {
 async function pollPage(): Promise<{ p50: number; p99: number }> {
   const { databaseUrl, remove } = await benchDatabase('bench-events-');
   try {
-    const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     try {
       const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read mcp:write' });
       const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };

@@ -23,7 +23,7 @@ import { DEMO_FILES, writeDemoData } from '../demo/index.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
 import { benchLiveImport } from './live-import.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 import { importSources, measureSourceSearches, SOURCE_IMPORTS, sourceTargetLines } from './sources.js';
 
 /** The targets of this 2-core machine with SQLite (issue « Tests and benchmark »). */
@@ -220,7 +220,7 @@ export async function benchLargeSet(): Promise<void> {
     const unitsRate = [...unitRates].sort((a, b) => a - b)[Math.floor(unitRates.length / 2)] as number;
     console.log(`Import des unités légales : médiane de ${unitRates.length} imports, ${formatInt(unitsRate)} lignes/s (${unitRates.map((r) => formatInt(r)).join(' / ')}).`);
 
-    const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     let get: { latency: Figures; load: Figures };
     let getFull: Figures;
     let search: { latency: Figures; load: Figures };

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, benchDatabase, formatInt } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,7 +39,7 @@ function createAccount(databaseUrl: string, n: number): Promise<{ ms: number; ok
 
 export async function benchLiveImport(unitsFile: string): Promise<void> {
   const { databaseUrl, remove } = await benchDatabase('bench-live-');
-  const service = await startProcess('src/main.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
   try {
     const quiet = await createAccount(databaseUrl, 0);
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });

@@ -20,7 +20,7 @@ import { MAX_SEARCH_DEPTH } from '../../src/platform/search/cursor.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { benchTarget } from './engines.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 import { answeringPairs, cacheStatsOf, distinctBodies, INDEX_OF, INDEXES, zipfStream } from './search-load.js';
 import { countMatches, type SearchIndex } from '../../src/platform/search/full-text.js';
 import { parseQuery } from '../../src/platform/search/query-syntax.js';
@@ -212,7 +212,7 @@ export async function benchNational(options: { scaleFactor: number }): Promise<v
     const cold: { label: string; one: number; twenty: number; broadest: number }[] = [];
     const env = { PORT: '0', DATABASE_URL: target.databaseUrl, ROBOT: 'off', EXPIRED_ROWS_SWEEP: 'off' };
     // First service: entreprises.get, then the broad queries each asked once, its cache cold.
-    let service = await startProcess('scripts/start.ts', { ...env, LOG_LEVEL: 'silent' });
+    let service = await startService({ ...env, LOG_LEVEL: 'silent' });
     let headers: Record<string, string> = {};
     const rotating = (operation: string, bodies: readonly string[]): autocannon.Options => {
       let next = 0;
@@ -245,7 +245,7 @@ export async function benchNational(options: { scaleFactor: number }): Promise<v
     }
     // Second service, its cache empty: each search's Zipf stream of distinct questions, then
     // the share of answers its cache gave (the count its processes log when they stop).
-    service = await startProcess('scripts/start.ts', { ...env, LOG_LEVEL: 'info' });
+    service = await startService({ ...env, LOG_LEVEL: 'info' });
     let stdout = service.stdout;
     service.child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
     const sent = new Map<string, number>();

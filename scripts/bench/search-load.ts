@@ -29,7 +29,7 @@ import { AWARDS_SEARCH } from '../../src/domains/awards/search-index.js';
 import { ANNOUNCEMENTS_SEARCH } from '../../src/domains/announcements/search-index.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, createBenchAccount, formatInt, measure, verdict, type Figures } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 import { processTreeCpuMs, type Engine } from './engines.js';
 import { Rng } from '../demo/prng.js';
 
@@ -311,7 +311,7 @@ async function runEngine(engine: Engine, databaseUrl: string, workers: number): 
     await db.destroy();
   }
   // WORKERS=1: the figure per process; the default (one per core): the machine's. LOG_LEVEL=info for the cache's count at the stop.
-  const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKERS: String(workers) });
+  const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKERS: String(workers) });
   let stdout = service.stdout;
   service.child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
   const results: Omit<SearchLoadResult, 'cacheHitRatio'>[] = [];

@@ -10,7 +10,7 @@ import { fileObjectStore } from '../../src/platform/files/object-store.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { obtainToken } from '../lib/native-flow.js';
 import { BENCH_ACCOUNT, benchDatabase, verdict } from './measure.js';
-import { startProcess, stopProcess } from './processes.js';
+import { startService, stopProcess } from './processes.js';
 
 export const WORKSPACE_TARGETS = { createP99Ms: 20 } as const;
 const CONNECTIONS = 20;
@@ -22,7 +22,7 @@ export async function benchWorkspace(): Promise<{ p50: number; p99: number; call
     const db = openDatabase(databaseUrl);
     let bodies: string[];
     try {
-      // The demo data first (the service would import it at start, after it begins answering).
+      // The demo data: the notices and companies the calls follow.
       await importDemoDataIfEmpty(db, () => undefined, fileObjectStore(join(dirname(databaseUrl.slice('sqlite:'.length)), 'dce-objects')));
       const notices = (await db('notices').orderBy('marche_id').pluck('marche_id')) as string[];
       const companies = (await db('companies').orderBy('siren').pluck('siren')) as string[];
@@ -33,7 +33,7 @@ export async function benchWorkspace(): Promise<{ p50: number; p99: number; call
     } finally {
       await db.destroy();
     }
-    const service = await startProcess('scripts/start.ts', { PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+    const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
     try {
       const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read mcp:write' });
       let next = 0;
