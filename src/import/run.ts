@@ -253,6 +253,10 @@ export async function importFile<Raw, Row>(
       if (batch.stopped) report.stopped = batch.stopped;
       for (const problem of batch.problems) if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(problem);
       if (batch.rows.length) {
+        // A table that has doubled since its statistics: analyzed before this batch reads it
+        // (not after the batch before, which may be the last: a one-batch file's tables would
+        // be analyzed twice, here and at the end).
+        await analyzeGrowingTables(db, sinceAnalysis);
         const writeStamp = now().toISOString();
         const batchChanges: TableChanges = new Map();
         const result = await db.transaction(async (trx) => {
@@ -264,8 +268,6 @@ export async function importFile<Raw, Row>(
           changes.set(table, (changes.get(table) ?? 0) + n);
           sinceAnalysis.set(table, (sinceAnalysis.get(table) ?? 0) + n);
         }
-        // A table that has doubled since its statistics: analyzed before the next batch reads it.
-        await analyzeGrowingTables(db, sinceAnalysis);
         // Writers waiting for the lock (an account created meanwhile) take it now, not after the whole file.
         await makeRoomForWriters(db);
         report.inserted += result.inserted;

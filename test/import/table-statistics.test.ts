@@ -1,4 +1,4 @@
-// An import on PostgreSQL leaves the tables it changed enough analyzed (autovacuum's threshold: 50 rows plus 10 % of the table), so that the searches after it are planned from statistics, and analyzes a table during the load each time it has doubled, so that its own batches' reads are too; a small change leaves the statistics alone; SQLite has nothing to analyze.
+// An import on PostgreSQL leaves the tables it changed enough analyzed (autovacuum's threshold: 50 rows plus 10 % of the table), so that the searches after it are planned from statistics, and analyzes a table during the load each time it has doubled, before the next batch (so that its own batches' reads are too, and a one-batch load's table once); a small change leaves the statistics alone; SQLite has nothing to analyze.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,32 @@ describe('table statistics after an import', function () {
     expect(seen).to.deep.equal([-1, -1, 80, 80, 80, 80, 240, 240, 240, 240]);
     const { rows } = await db.raw(`select reltuples from pg_class where relnamespace = current_schema()::regnamespace and relname = 'statistics_growing'`);
     expect(Number((rows as { reltuples: number }[])[0]?.reltuples)).to.equal(400);
+  });
+
+  it('analyzes the table of a one-batch load once, at its end, not also between batches', async function () {
+    if (!usingPostgres) this.skip();
+    await db.schema.createTable('statistics_once', (t) => t.string('k', 20).primary());
+    const once: Importer<Line, Line> = {
+      ...probeImporter,
+      async write(trx, rows) {
+        await trx('statistics_once').insert(rows);
+        return { inserted: rows.length, updated: 0, kept: 0 };
+      },
+    };
+    const analyses: string[] = [];
+    const listen = (q: { sql: string }) => {
+      if (/^analyze\b/i.test(q.sql) && q.sql.includes('statistics_once')) analyses.push(q.sql);
+    };
+    db.on('query', listen);
+    try {
+      // 300 rows in one batch: past the growing threshold of an empty table (50), and the last batch.
+      await importFile(db, once, file('once.jsonl', 0, 300), { progress: silent, batchSize: 1000 });
+    } finally {
+      db.off('query', listen);
+    }
+    expect(analyses).to.have.length(1);
+    const { rows } = await db.raw(`select reltuples from pg_class where relnamespace = current_schema()::regnamespace and relname = 'statistics_once'`);
+    expect(Number((rows as { reltuples: number }[])[0]?.reltuples)).to.equal(300);
   });
 
   it('leaves the statistics alone when the change stays below the threshold', async function () {
