@@ -2,7 +2,8 @@
 // distinct files opened per Paris day. Every check-and-count runs serialised per account:
 // on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
 // PostgreSQL in a transaction holding an advisory lock on the account (for a call's
-// admission, one statement: the function `quota_admit` of migration 0029, the same steps).
+// admission, one statement: the function `quota_admit` of migrations 0029, 0031 and 0035,
+// the same steps).
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { excusingWrites } from '../platform/db/change-stamp.js';
@@ -89,7 +90,8 @@ interface Counters {
 
 /**
  * The check-and-count on SQLite; PostgreSQL runs the same steps in one function (migration
- * 0029 `quota_admit`: a change here is made there too; the quota tests run on both). `known`
+ * 0035 `quota_admit`, the counters carried alike: a change here is made there too; the quota
+ * tests run on both). `known`
  * is the account's counters when the same transaction already holds them (a group); the
  * caller saves the counters it gets back (`saveStep`).
  */

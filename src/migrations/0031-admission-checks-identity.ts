@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
  * identity was read from the database for this call (nothing to check). The version is read
  * once the accounts' locks are held, so a change committed before the admission is seen.
  */
-const QUOTA_ADMIT_CHECKED = `
+export const QUOTA_ADMIT_CHECKED = `
 create or replace function quota_admit(p_accounts varchar[], p_per_minute bigint[], p_per_day bigint[], p_now bigint[], p_versions bigint[])
 returns table (admitted boolean, ceiling text, retry_after_ms bigint, stale boolean)
 language plpgsql as $$

@@ -36,6 +36,7 @@ import * as admissionChecksIdentity from './0031-admission-checks-identity.js';
 import * as sqliteSearchVersions from './0032-sqlite-search-versions.js';
 import * as departmentListing from './0033-department-listing.js';
 import * as deferredIndexes from './0034-deferred-indexes.js';
+import * as quotaCountersPerGroup from './0035-quota-counters-per-group.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0032-sqlite-search-versions': sqliteSearchVersions,
   '0033-department-listing': departmentListing,
   '0034-deferred-indexes': deferredIndexes,
+  '0035-quota-counters-per-group': quotaCountersPerGroup,
 };
 
 const source: Knex.MigrationSource<string> = {

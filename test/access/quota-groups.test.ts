@@ -50,6 +50,28 @@ describe('quota admissions in groups', () => {
     expect(await logged(a)).to.equal(6);
   });
 
+  it('carries the counters of each account from call to call within a group as the minute slides, then saves them once', async () => {
+    const [a, b] = [account(), account()];
+    await Promise.all([0, 1, 2, 3, 4].map((i) => store.admitCall(a, FREE, T0 + i)));
+    await store.admitCall(b, FREE, T0);
+    // One group: a's oldest calls leave the minute one by one as its calls go on; b in between.
+    const asked: [string, number][] = [
+      [a, T0 + 59_999],
+      [a, T0 + 60_000],
+      [b, T0 + 60_000],
+      [a, T0 + 60_000],
+      [a, T0 + 60_001],
+      [a, T0 + 60_003],
+      [a, T0 + 60_003],
+    ];
+    const verdicts = await Promise.all(asked.map(([id, at]) => store.admitCall(id, FREE, at)));
+    expect(verdicts.map(verdictText)).to.deep.equal(['minute', 'ok', 'ok', 'minute', 'ok', 'ok', 'ok']);
+    expect(await logged(a)).to.equal(9);
+    const saved = (await db('quota_accounts').where({ account_id: a }).first('minute_count', 'day_count', 'minute_floor_ms')) as Record<string, unknown>;
+    expect(Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, Number(v)]))).to.deep.equal({ minute_count: 5, day_count: 9, minute_floor_ms: T0 + 3 });
+    expect(await db('quota_accounts').where({ account_id: b }).first('minute_count', 'day_count')).to.deep.equal({ minute_count: 1, day_count: 2 });
+  });
+
   it('interleaved accounts in one group are counted apart, each in its own order', async () => {
     const [a, b] = [account(), account()];
     const limits = { ...FREE, callsPerMinute: 2 };
