@@ -91,9 +91,8 @@ interface Counters {
 /**
  * The check-and-count on SQLite; PostgreSQL runs the same steps in one function (migration
  * 0035 `quota_admit`, the counters carried alike: a change here is made there too; the quota
- * tests run on both). `known`
- * is the account's counters when the same transaction already holds them (a group); the
- * caller saves the counters it gets back (`saveStep`).
+ * tests run on both). `known` is the account's counters when the same transaction already
+ * holds them (a group); the caller saves the counters it gets back (`saveStep`).
  */
 function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
   let day: number, minute: number, floor: number;

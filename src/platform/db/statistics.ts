@@ -81,10 +81,9 @@ async function analyzePast(db: Database, changes: TableChanges, threshold: (tupl
  * During a load, before each batch (never after the last: the load's end analyzes anyway):
  * analyzes each table whose changes since its last analysis reach 50 rows plus the rows it
  * held then (never analyzed: 50; then each time it has about doubled), removes them from
- * `pending` and returns their names. Without
- * statistics, PostgreSQL gives `siren = any(…900 values…)` a selectivity of 0.5 % per value,
- * so the whole table, and read the establishments of each batch's companies by a sequential
- * scan of the growing table: measured on the national set at factor 0.02 (310,000
+ * `pending` and returns their names. Without statistics, PostgreSQL gives
+ * `siren = any(…900 values…)` a selectivity of 0.5 % per value, so the whole table, and read
+ * the establishments of each batch's companies by a sequential scan of the growing table: measured on the national set at factor 0.02 (310,000
  * establishments), 463 such reads took 9.9 s of a 38.8 s import, and the time grows with the
  * square of the rows. One analysis gives the planner the column's distinct values, which
  * it scales with the table's size; doubling keeps that true for about ten analyses of a
