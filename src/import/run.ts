@@ -238,8 +238,9 @@ export async function importFile<Raw, Row>(
   try {
     restore = await importSettings(db);
     // A first load into empty tables: their secondary indexes (but those the load reads) built once at the end.
-    if (options.deferIndexes ?? (await sizeOf(path)) >= DEFER_INDEXES_MIN_BYTES) {
-      await deferIndexes(db, [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)]);
+    const fileBytes = await sizeOf(path);
+    if (options.deferIndexes ?? fileBytes >= DEFER_INDEXES_MIN_BYTES) {
+      await deferIndexes(db, [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)], fileBytes);
     }
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);

@@ -14,7 +14,26 @@ import { kindOf } from './database.js';
 export interface DeferrableTable {
   table: string;
   keep?: readonly string[];
+  /**
+   * A table holding rows that a first load of another table rewrites nearly whole (the
+   * companies' search documents, rewritten with their establishments' towns by a first load of
+   * the establishments): its indexes are deferred when that other table is empty, rather than
+   * this one, and this table (indexes included) is at most REWRITTEN_TABLE_PER_FILE_BYTE times
+   * the file's size, so that a small file never makes a large index be built again.
+   */
+  rewrittenByFirstLoadOf?: string;
 }
+
+/**
+ * The largest size of a rewritten table, per byte of the file, for its indexes to be deferred
+ * (`rewrittenByFirstLoadOf`). The national set's establishments file (67.5 MB of CSV) rewrites
+ * companies' documents of 49 MB; the real stock is published zipped, a fifth of its CSV's
+ * size; the worst a small file can cost is building again the index of a table eight times
+ * its size.
+ */
+const REWRITTEN_TABLE_PER_FILE_BYTE = 8;
+
+const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
  * One lock for dropping and rebuilding deferred indexes (a transaction-level advisory lock):
@@ -39,25 +58,38 @@ async function storeExists(db: Knex): Promise<boolean> {
 }
 
 /**
- * PostgreSQL, before a load: for each of these tables that exists and is empty, drops its
- * secondary indexes but those kept (see `DeferrableTable`), their definitions stored in the
- * same transaction; returns the indexes dropped (nothing on SQLite). Only an empty table
- * loses indexes: until they are built again, a read of it goes through the table (it holds
- * what the load wrote so far), with the same answers.
+ * PostgreSQL, before a load of a file of `fileBytes`: for each of these tables that exists and
+ * is empty (or, for a rewritten one, whose loaded table is empty and which is at most
+ * REWRITTEN_TABLE_PER_FILE_BYTE times the file's size), drops its secondary indexes but those
+ * kept (see `DeferrableTable`), their definitions stored in the same transaction; returns
+ * the indexes dropped (nothing on SQLite). Until they are built again, a read of the table goes through it (it holds what
+ * the load wrote so far), with the same answers.
  */
-export async function deferIndexes(db: Knex, tables: readonly DeferrableTable[]): Promise<string[]> {
+export async function deferIndexes(db: Knex, tables: readonly DeferrableTable[], fileBytes = 0): Promise<string[]> {
   if (kindOf(db) !== 'postgres' || !tables.length) return [];
   return db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [DEFERRED_INDEX_LOCK]);
     // Not migrated yet (an import run on an older schema): nothing deferred, nothing lost.
     if (!(await storeExists(trx))) return [];
     const dropped: string[] = [];
-    for (const { table, keep = [] } of tables) {
-      if (!/^[a-z][a-z0-9_]*$/.test(table)) throw new Error(`Table ${table} : nom invalide.`);
-      const { rows: present } = await trx.raw(`select to_regclass(quote_ident(?)) is not null as present`, [table]);
-      if (!(present as { present: boolean }[])[0]?.present) continue;
-      const { rows: filled } = await trx.raw(`select exists (select 1 from "${table}") as filled`);
-      if ((filled as { filled: boolean }[])[0]?.filled) continue;
+    const exists = async (table: string) => {
+      if (!TABLE_NAME.test(table)) throw new Error(`Table ${table} : nom invalide.`);
+      const { rows } = await trx.raw(`select to_regclass(quote_ident(?)) is not null as present`, [table]);
+      return !!(rows as { present: boolean }[])[0]?.present;
+    };
+    const filled = async (table: string) => {
+      const { rows } = await trx.raw(`select exists (select 1 from "${table}") as filled`);
+      return !!(rows as { filled: boolean }[])[0]?.filled;
+    };
+    for (const { table, keep = [], rewrittenByFirstLoadOf: loaded } of tables) {
+      if (!(await exists(table))) continue;
+      if (loaded === undefined) {
+        if (await filled(table)) continue;
+      } else {
+        if (!(await exists(loaded)) || (await filled(loaded))) continue;
+        const { rows: size } = await trx.raw(`select pg_total_relation_size(quote_ident(?)) as bytes`, [table]);
+        if (Number((size as { bytes: string | number }[])[0]?.bytes) > REWRITTEN_TABLE_PER_FILE_BYTE * fileBytes) continue;
+      }
       const { rows } = await trx.raw(
         `select i.relname as name, pg_get_indexdef(i.oid) as definition
            from pg_index x

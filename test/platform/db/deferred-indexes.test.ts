@@ -9,6 +9,9 @@ import { deferIndexes, restoreDeferredIndexes } from '../../../src/platform/db/d
 import { importFile } from '../../../src/import/run.js';
 import { deferrableTablesOf } from '../../../src/import/importer.js';
 import { IMPORTERS } from '../../../src/domains/importers.js';
+import { COMPANIES_SEARCH } from '../../../src/domains/companies/search-index.js';
+import { countMatches } from '../../../src/platform/search/full-text.js';
+import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { migrateAtStart } from '../../../src/server.js';
 import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../../helpers/service.js';
 
@@ -118,6 +121,7 @@ describe('first load with deferred secondary indexes', function () {
     write('units', UNIT_COLUMNS, UNITS);
     write('establishments', ESTABLISHMENT_COLUMNS, ESTABLISHMENTS);
     write('more-units', UNIT_COLUMNS, Array.from({ length: 50 }, (_, i) => unit(1000 + i)));
+    write('few-establishments', ESTABLISHMENT_COLUMNS, [establishment(0, 0)]);
   });
   after(async () => {
     for (const m of opened) await m.close();
@@ -126,7 +130,7 @@ describe('first load with deferred secondary indexes', function () {
 
   it('names, per SIRENE, BODACC, DVF, BOAMP and DECP source, tables whose reads during the load keep their index', () => {
     expect(deferrableTablesOf(IMPORTERS['sirene-unites'] as object)).to.deep.equal([{ table: 'companies', keep: ['companies_provisional'] }]);
-    expect(deferrableTablesOf(IMPORTERS['sirene-etablissements'] as object).map((t) => t.table)).to.deep.equal(['establishments', 'companies']);
+    expect(deferrableTablesOf(IMPORTERS['sirene-etablissements'] as object).map((t) => t.table)).to.deep.equal(['establishments', 'companies', 'companies_search']);
     expect(deferrableTablesOf(IMPORTERS['bodacc'] as object).map((t) => t.table)).to.deep.equal(['announcements', 'announcement_sirens']);
     expect(deferrableTablesOf(IMPORTERS['dvf'] as object)).to.deep.equal([{ table: 'sales' }]);
     expect(deferrableTablesOf(IMPORTERS['boamp'] as object).map((t) => t.table)).to.deep.equal(['notices', 'notice_departements', 'notice_corrections', 'buyers', 'awards', 'award_winners']);
@@ -230,17 +234,39 @@ describe('first load with deferred secondary indexes', function () {
     expect(found).to.deep.equal(await answers(kept));
   });
 
-  it('keeps every index of a table that holds rows at the start', async () => {
+  it('keeps every index of a table that holds rows at the start, but the companies\' documents that a first load of the establishments rewrites', async () => {
     const db = await fresh();
     await load(db, 'sirene-unites', 'units', false);
     const before = await oids(db);
-    // Companies hold rows, establishments are empty: only the establishments' index is deferred.
+    // Companies hold rows, establishments are empty: the establishments' index is deferred, and the documents' they rewrite.
     await load(db, 'sirene-unites', 'more-units', true);
     await load(db, 'sirene-etablissements', 'establishments', true);
     const after = await oids(db);
     const rebuilt = [...after.keys()].filter((name) => loaded(name) && after.get(name) !== before.get(name));
-    expect(rebuilt).to.deep.equal(usingPostgres ? ['establishments_departement_etat_siren'] : []);
+    expect(rebuilt).to.deep.equal(usingPostgres ? ['companies_search_document', 'establishments_departement_etat_siren'] : []);
     expect([...after.keys()]).to.deep.equal([...before.keys()]);
+    expect(await waiting(db)).to.equal(0);
+    // The documents rewritten with the establishments' towns, found through the index built again.
+    const kept = await fresh();
+    await load(kept, 'sirene-unites', 'units', false);
+    await load(kept, 'sirene-unites', 'more-units', false);
+    await load(kept, 'sirene-etablissements', 'establishments', false);
+    for (const words of ['brest', 'toiture rennes', 'lyon']) {
+      const found = await countMatches(db, COMPANIES_SEARCH, parseQuery(words), 10_000);
+      expect(found, words).to.be.greaterThan(0);
+      expect(found, words).to.equal(await countMatches(kept, COMPANIES_SEARCH, parseQuery(words), 10_000));
+    }
+  });
+
+  it('keeps the companies\' documents\' index when the establishments\' file is small beside it (more than eight times smaller)', async () => {
+    const db = await fresh();
+    await load(db, 'sirene-unites', 'units', false);
+    const before = await oids(db);
+    await load(db, 'sirene-etablissements', 'few-establishments', true);
+    const after = await oids(db);
+    const rebuilt = [...after.keys()].filter((name) => loaded(name) && after.get(name) !== before.get(name));
+    expect(rebuilt).to.deep.equal(usingPostgres ? ['establishments_departement_etat_siren'] : []);
+    expect(await countMatches(db, COMPANIES_SEARCH, parseQuery('brest'), 10_000)).to.equal(1);
   });
 
   it('builds the indexes a killed load left missing at the next start, and at the end of the next import', async () => {
