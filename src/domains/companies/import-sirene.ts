@@ -1,7 +1,7 @@
 // SIRENE stock files (INSEE): StockUniteLegale and StockEtablissement, comma-separated CSV.
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { reindexCompanies } from './search-index.js';
+import { COMPANY_INDEX_COLUMNS, reindexCompanies, type CompanyIndexFields } from './search-index.js';
 import { csvRecords } from '../../import/records.js';
 import type { Importer, Mapped } from '../../import/importer.js';
 import type { CompanyRow, EstablishmentRow } from './rows.js';
@@ -25,16 +25,19 @@ const standing = (e: EstablishmentRow) => (e.siege ? 2 : 0) + (e.etat === 'A' ? 
  * establishments that has no row, from its best establishment, so that searches find it
  * (issue 13); a provisional row is completed by a later batch's head office or open
  * establishment. The unit's import replaces the row whole (no version: any beats none).
+ * Returns what the documents of these companies are made of, as the rows stand after it:
+ * the documents are built from it without reading the companies again.
  */
-async function provideUnknownUnits(trx: Knex.Transaction, establishments: readonly EstablishmentRow[], now: string): Promise<void> {
+async function provideUnknownUnits(trx: Knex.Transaction, establishments: readonly EstablishmentRow[], now: string): Promise<Map<string, CompanyIndexFields>> {
   const best = new Map<string, EstablishmentRow>();
   for (const e of establishments) {
     const current = best.get(e.siren);
     if (!current || standing(e) > standing(current)) best.set(e.siren, e);
   }
   const sirens = [...best.keys()];
-  type Stored = { siren: string; unit_known: unknown; etat: string; nic_siege: string | null };
-  const stored = new Map((await rowsWhereIn<Stored>(trx, 'companies', 'siren', sirens, ['siren', 'unit_known', 'etat', 'nic_siege'])).map((r) => [r.siren, r]));
+  type Stored = CompanyIndexFields & { etat: string; nic_siege: string | null };
+  const stored = new Map((await rowsWhereIn<Stored>(trx, 'companies', 'siren', sirens, [...COMPANY_INDEX_COLUMNS, 'etat', 'nic_siege'])).map((r) => [r.siren, r]));
+  const indexed = new Map<string, CompanyIndexFields>();
   const activity = (e: EstablishmentRow) => ({
     activite_principale: e.activite_principale,
     nomenclature_activite: e.nomenclature_activite,
@@ -54,17 +57,23 @@ async function provideUnknownUnits(trx: Knex.Transaction, establishments: readon
         ingested_at: now,
         updated_at: now,
       });
+      indexed.set(siren, { siren, denomination: null, sigle: null, nom_personne: null, denomination_usuelle: null, ...activity(e), unit_known: false });
       continue;
     }
+    indexed.set(siren, s);
     if (s.unit_known) continue;
     const newHead = e.siege && s.nic_siege !== e.nic;
     const nowOpen = e.etat === 'A' && s.etat !== 'A';
     if (!newHead && !nowOpen) continue;
+    const newActivity = newHead || s.nic_siege === null ? activity(e) : {};
     await trx('companies')
       .where({ siren, unit_known: false })
-      .update({ ...(newHead || s.nic_siege === null ? activity(e) : {}), etat: nowOpen ? 'A' : s.etat, nic_siege: e.siege ? e.nic : s.nic_siege, updated_at: now });
+      .update({ ...newActivity, etat: nowOpen ? 'A' : s.etat, nic_siege: e.siege ? e.nic : s.nic_siege, updated_at: now });
+    indexed.set(siren, { ...s, ...newActivity });
   }
+  // Within the import's write lock: no other writer adds a row meanwhile, each is inserted.
   await insertIgnoring(trx, 'companies', 'siren', provisional);
+  return indexed;
 }
 
 /** The SIRENs of these units whose row is provisional: one look in the partial index of the provisional rows (usually empty). */
@@ -178,8 +187,10 @@ export const sireneEtablissements: Importer<Csv, EstablishmentRow> = {
   },
   async write(trx, rows, now) {
     const { applied, ...counts } = await upsertRows(trx, 'establishments', 'siret', rows, { keepOnUpdate: ['ingested_at'], versionColumn: 'source_updated' });
-    await provideUnknownUnits(trx, applied, now);
-    await reindexCompanies(trx, applied.map((r) => r.siren));
+    // The companies as they stand after it, read once for both (1.2 s of statements per read for
+    // the national set's 309,810 establishments at factor 0.02).
+    const companies = await provideUnknownUnits(trx, applied, now);
+    await reindexCompanies(trx, applied.map((r) => r.siren), companies);
     return counts;
   },
 };

@@ -50,7 +50,9 @@ interface PlaceFields {
   code_postal: string | null;
 }
 
-const COMPANY_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25', 'unit_known'] as const;
+/** The columns of `companies` a document is made of (`CompanyIndexFields`). */
+export const COMPANY_INDEX_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25', 'unit_known'] as const;
+const COMPANY_COLUMNS = COMPANY_INDEX_COLUMNS;
 const REGISTER_COLUMNS = ['siren', 'denomination', 'activite_principale', 'siege_code_postal', 'siege_commune'] as const;
 const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
 

@@ -39,10 +39,10 @@ describe('companies known only by their establishments', function () {
   this.timeout(30000);
   let svc: TestService;
   let dir: string;
-  const run = (source: string, name: string, lines: string[], columns: string[]) => {
+  const run = (source: string, name: string, lines: string[], columns: string[], batchSize?: number) => {
     const path = join(dir, name);
     writeFileSync(path, `${columns.join(',')}\n${lines.join('\n')}\n`);
-    return importFile(svc.db, IMPORTERS[source] as never, path, { progress: silent });
+    return importFile(svc.db, IMPORTERS[source] as never, path, { progress: silent, ...(batchSize ? { batchSize } : {}) });
   };
   const search = async (args: Record<string, unknown>) => {
     const { status, json } = await svc.rest('entreprises.search', args);
@@ -83,6 +83,24 @@ describe('companies known only by their establishments', function () {
     // A company whose only establishment is closed is ceased: out of the default (active) search, in with actives false.
     expect((await search({ query: 'platrerie vilaine' })).results.map((r) => r.id)).to.deep.equal([]);
     expect((await search({ query: 'platrerie vilaine', actives: false })).results.map((r) => r.id)).to.deep.equal(['798765432']);
+  });
+
+  it('indexes a provisional company with the activity of a head office that a later batch brings', async () => {
+    // One establishment per batch: the closed secondary one makes the provisional row, the head office then gives its activity.
+    await run(
+      'sirene-etablissements',
+      'etab-batches.csv',
+      [
+        establishment('82345678500024', { siege: false, etat: 'F', commune: 'QUIMPER', code: '29232', naf: '43.91A' }),
+        establishment('82345678500016', { siege: true, etat: 'A', commune: 'QUIMPER', code: '29232', naf: '43.22A' }),
+      ],
+      ESTABLISHMENT_COLUMNS,
+      1,
+    );
+    expect(await svc.db('companies').where({ siren: '823456785' }).first('activite_principale', 'etat')).to.deep.equal({ activite_principale: '43.22A', etat: 'A' });
+    // The document carries the head office's activity, not the first batch's.
+    expect((await search({ query: 'installation gaz quimper' })).results.map((r) => r.id)).to.deep.equal(['823456785']);
+    expect((await search({ query: 'charpente quimper', actives: false })).results.map((r) => r.id)).to.deep.equal([]);
   });
 
   it('counts the unit that arrives later as a new company and replaces the provisional one', async () => {
