@@ -30,9 +30,11 @@ describe('sync: the command line', function () {
     id: 'boamp',
     dateField: 'dateparution',
     processed: '2026-11-26T12:00:00+00:00',
+    // Over six days, today's included: inside a first run's seven days whether it starts
+    // before or after Paris's midnight (a test run at midnight lost the seventh day's notices).
     records: Array.from({ length: 7 * 600 }, (_, n) => {
       const idweb = `26-7${String(n).padStart(5, '0')}`;
-      return { ...(REAL.results[n % REAL.results.length] as Record<string, unknown>), idweb, id: idweb.replace('-', '_'), dateparution: addDays(today, -Math.floor(n / 600)) };
+      return { ...(REAL.results[n % REAL.results.length] as Record<string, unknown>), idweb, id: idweb.replace('-', '_'), dateparution: addDays(today, -Math.floor(n / 700)) };
     }),
   };
 
