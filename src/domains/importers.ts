@@ -32,8 +32,8 @@ const FIRST_LOAD = {
   // Both SIRENE imports read a batch's companies' establishments by SIREN for their documents.
   establishments: { table: 'establishments', keep: ['establishments_siren_departement_etat'] },
   // A first load of the establishments rewrites nearly every company's document (its towns
-  // and signs): kept up to date, the GIN index took a third of that load's time (national set
-  // at factor 0.02: the documents' statements 12 s against 6 s without it, rebuilt in 1.2 to 1.6 s).
+  // and signs): kept up to date, the GIN index doubled the documents' statements (national set
+  // at factor 0.02: 12 s against 6 s without it, the index rebuilt in 1.2 to 1.6 s).
   companiesDocuments: { table: COMPANIES_SEARCH.name, rewrittenByFirstLoadOf: 'establishments' },
   // Their links are replaced by announcement (the primary key's first column).
   announcements: { table: 'announcements' },

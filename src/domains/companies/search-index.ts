@@ -52,7 +52,6 @@ interface PlaceFields {
 
 /** The columns of `companies` a document is made of (`CompanyIndexFields`). */
 export const COMPANY_INDEX_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25', 'unit_known'] as const;
-const COMPANY_COLUMNS = COMPANY_INDEX_COLUMNS;
 const REGISTER_COLUMNS = ['siren', 'denomination', 'activite_principale', 'siege_code_postal', 'siege_commune'] as const;
 const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
 
@@ -139,7 +138,7 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
   if (kindOf(trx) === 'sqlite') {
     await withSqlite(trx, (conn) => {
       const marks = Array.from({ length: SQLITE_LOOKUP }, () => '?').join(', ');
-      const companies = statement(conn, `select ${COMPANY_COLUMNS.join(', ')} from companies where siren in (${marks})`);
+      const companies = statement(conn, `select ${COMPANY_INDEX_COLUMNS.join(', ')} from companies where siren in (${marks})`);
       const places = statement(conn, `select ${PLACE_COLUMNS.join(', ')} from establishments where siren in (${marks})`);
       for (let i = 0; i < unique.length; i += SQLITE_LOOKUP) {
         const chunk = unique.slice(i, i + SQLITE_LOOKUP);
@@ -159,7 +158,7 @@ export async function companySearchDocuments(trx: Knex, sirens: readonly string[
   } else {
     // One statement each for the whole call, the SIRENs as one array (`rowsWhereIn`).
     const toRead = known ? unique.filter((s) => !known.has(s)) : unique;
-    const read = await rowsWhereIn<CompanyIndexFields>(trx, 'companies', 'siren', toRead, COMPANY_COLUMNS);
+    const read = await rowsWhereIn<CompanyIndexFields>(trx, 'companies', 'siren', toRead, COMPANY_INDEX_COLUMNS);
     const bySirenCompany = new Map(read.map((c) => [c.siren, c]));
     const bySiren = placesBySiren(await rowsWhereIn<PlaceFields>(trx, 'establishments', 'siren', unique, PLACE_COLUMNS));
     for (const siren of unique) {

@@ -62,8 +62,8 @@ async function storeExists(db: Knex): Promise<boolean> {
  * is empty (or, for a rewritten one, whose loaded table is empty and which is at most
  * REWRITTEN_TABLE_PER_FILE_BYTE times the file's size), drops its secondary indexes but those
  * kept (see `DeferrableTable`), their definitions stored in the same transaction; returns
- * the indexes dropped (nothing on SQLite). Until they are built again, a read of the table goes through it (it holds what
- * the load wrote so far), with the same answers.
+ * the indexes dropped (nothing on SQLite). Until they are built again, a read of the table
+ * goes through it (it holds what the load wrote so far), with the same answers.
  */
 export async function deferIndexes(db: Knex, tables: readonly DeferrableTable[], fileBytes = 0): Promise<string[]> {
   if (kindOf(db) !== 'postgres' || !tables.length) return [];
