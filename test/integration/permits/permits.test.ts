@@ -15,7 +15,9 @@ const CODES = [
   'ADR_NUM_TER', 'ADR_TYPEVOIE_TER', 'ADR_LIBVOIE_TER', 'ADR_LOCALITE_TER', 'ADR_CODPOST_TER', 'SUPERFICIE_TERRAIN', 'NATURE_PROJET_DECLAREE',
   'NB_LGT_TOT_CREES', 'SURF_HAB_CREEE', 'SURF_LOC_CREEE',
 ];
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+// Days counted from the test's load, for the rows and the answers alike (a run crossing midnight kept them apart).
+const LOADED_AT = Date.now();
+const day = (offset: number) => new Date(LOADED_AT + offset * 86_400_000).toISOString().slice(0, 10);
 const q = (v: string | number | null) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v}"`);
 
 interface P {
