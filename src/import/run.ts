@@ -224,7 +224,8 @@ export async function importFile<Raw, Row>(
   const catalogue = catalogueOf(importer);
   const readIn = options.readIn ?? 'auto';
   if (readIn === 'worker' && !catalogue) throw new Error(`Import ${importer.name} : importateur non enregistré, lecture dans un fil impossible.`);
-  const inWorker = readIn === 'worker' || (readIn === 'auto' && !!catalogue && (await sizeOf(path)) >= READ_IN_WORKER_MIN_BYTES);
+  const fileBytes = await sizeOf(path);
+  const inWorker = readIn === 'worker' || (readIn === 'auto' && !!catalogue && fileBytes >= READ_IN_WORKER_MIN_BYTES);
   const report: ImportReport = { file: path, read: 0, inserted: 0, updated: 0, kept: 0, skipped: 0, problems: [], nulls: 0, notes: {}, stopped: null, seconds: 0 };
   let restore: () => Promise<void> = async () => undefined;
   let source: RowSource<Row> | null = null;
@@ -238,7 +239,6 @@ export async function importFile<Raw, Row>(
   try {
     restore = await importSettings(db);
     // A first load into empty tables: their secondary indexes (but those the load reads) built once at the end.
-    const fileBytes = await sizeOf(path);
     if (options.deferIndexes ?? fileBytes >= DEFER_INDEXES_MIN_BYTES) {
       await deferIndexes(db, [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)], fileBytes);
     }
