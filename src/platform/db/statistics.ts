@@ -87,10 +87,10 @@ async function analyzePast(db: Database, changes: TableChanges, threshold: (tupl
  * measured on the national set at factor 0.02 (310,000 establishments), 463 such reads took
  * 9.9 s of a 38.8 s import, and the time grows with the square of the rows. One analysis
  * gives the planner the column's distinct values, which it scales with the table's size;
- * doubling keeps that true for about ten analyses of a national file. These analyses sample 3,000 rows (statistics target 10, against 100 by
- * default): enough for that choice, and a tenth of the time (the five analyses of the
- * establishments' load above took 2.6 s at the default target); the analysis at the end of
- * the load (`analyzeChangedTables`, which always follows a table that doubled) takes the
+ * doubling keeps that true for about ten analyses of a national file. These analyses sample
+ * 3,000 rows (statistics target 10, against 100 by default): enough for that choice, and a
+ * tenth of the time (the five analyses of the establishments' load above took 2.6 s at the
+ * default target); the analysis at the end of the load (`analyzeChangedTables`, which always follows a table that doubled) takes the
  * full sample for the searches' plans. Nothing on SQLite.
  */
 export async function analyzeGrowingTables(db: Database, pending: TableChanges): Promise<string[]> {
