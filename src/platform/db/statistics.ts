@@ -90,8 +90,9 @@ async function analyzePast(db: Database, changes: TableChanges, threshold: (tupl
  * doubling keeps that true for about ten analyses of a national file. These analyses sample
  * 3,000 rows (statistics target 10, against 100 by default): enough for that choice, and a
  * tenth of the time (the five analyses of the establishments' load above took 2.6 s at the
- * default target); the analysis at the end of the load (`analyzeChangedTables`, which always follows a table that doubled) takes the
- * full sample for the searches' plans. Nothing on SQLite.
+ * default target); the analysis at the end of the load (`analyzeChangedTables`, which always
+ * follows a table that doubled) takes the full sample for the searches' plans. Nothing on
+ * SQLite.
  */
 export async function analyzeGrowingTables(db: Database, pending: TableChanges): Promise<string[]> {
   const analyzed = await analyzePast(db, pending, (tuples) => 50 + tuples, GROWING_STATISTICS_TARGET);
