@@ -1,4 +1,4 @@
-// A caller taken from memory and checked by its quota admission (PostgreSQL: the identity's version checked in the admission's own statement) is exact: a token revoked or a plan changed by another connection since is seen by that very admission (401, not counted; or admitted with the new limits), and nothing is counted twice; on SQLite (checked at authentication, no round trip) the change is seen on the next call.
+// A caller taken from memory and checked by its quota admission (the change stamp read inside the admission's own transaction; PostgreSQL: the identity's version in its one statement) is exact: a token revoked or a plan changed by another connection since is seen by that very admission (401, not counted; or admitted with the new limits), and nothing is counted twice.
 import { expect } from 'chai';
 import { BearerAuthenticator } from '../../src/auth/bearer.js';
 import { setOrganisationPlan } from '../../src/auth/store/accounts.js';
@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { createQuotaStore } from '../../src/access/quota-store.js';
 import { QuotaKeeper } from '../../src/access/quota-keeper.js';
 import type { Caller } from '../../src/access/caller.js';
-import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
+import { openMigratedDatabase, type MigratedDatabase } from '../helpers/service.js';
 import { tokenFixture } from '../helpers/token-fixture.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -38,15 +38,14 @@ describe('the admission checks a remembered identity', () => {
     await migrated.close();
   });
 
-  it('a remembered caller is admitted by one check (PostgreSQL), counted once per call', async () => {
+  it('a remembered caller is admitted by one check, counted once per call', async () => {
     const { token, userId } = await accountWithToken();
     const b = new BearerAuthenticator(auth, db, () => new Date(clock));
     const keeper = new QuotaKeeper(createQuotaStore(db), () => new Date(clock));
     const first = await call(b, keeper, token);
     expect(first.given.unconfirmed).to.equal(undefined);
     const second = await call(b, keeper, token);
-    // SQLite reads its change stamp without a round trip: nothing is left to the admission.
-    expect(second.given.unconfirmed !== undefined).to.equal(usingPostgres);
+    expect(second.given.unconfirmed).to.not.equal(undefined);
     expect(second.admitted).to.include({ accountId: userId, plan: 'free' });
     await call(b, keeper, token);
     expect(await logged(userId)).to.equal(3);
@@ -60,12 +59,10 @@ describe('the admission checks a remembered identity', () => {
     await call(b, keeper, token);
     const given = await b.authenticate(`Bearer ${token}`, 'rest', undefined, { admissionFollows: true });
     await other('oauth_store').where({ grant_id: grantId }).delete();
-    // SQLite checked the token at its authentication, before the revocation.
-    expect(await outcome(keeper.admitCall(given))).to.equal(usingPostgres ? 'unauthenticated' : 'admis');
-    const counted = usingPostgres ? 2 : 3;
-    expect(await logged(userId)).to.equal(counted);
+    expect(await outcome(keeper.admitCall(given))).to.equal('unauthenticated');
+    expect(await logged(userId)).to.equal(2);
     expect(await outcome(call(b, keeper, token))).to.equal('unauthenticated');
-    expect(await logged(userId)).to.equal(counted);
+    expect(await logged(userId)).to.equal(2);
   });
 
   it('a plan changed by another connection since it was remembered is admitted with the new limits', async () => {
@@ -76,12 +73,11 @@ describe('the admission checks a remembered identity', () => {
     const given = await b.authenticate(`Bearer ${token}`, 'rest', undefined, { admissionFollows: true });
     expect(given.limits.callsPerMinute).to.equal(5);
     await setOrganisationPlan(other, organisation, { plan: 'subscribed', callsPerMinute: 42 });
-    // SQLite checked the plan at the authentication, before the change: the next call has it.
-    const admitted = usingPostgres ? await keeper.admitCall(given) : (await keeper.admitCall(given), (await call(b, keeper, token)).admitted);
+    const admitted = await keeper.admitCall(given);
     expect(admitted.plan).to.equal('subscribed');
     expect(admitted.limits).to.include({ callsPerMinute: 42, callsPerDay: 5000 });
     expect(admitted.unconfirmed).to.equal(undefined);
-    expect(await logged(userId)).to.equal(usingPostgres ? 2 : 3);
+    expect(await logged(userId)).to.equal(2);
   });
 
   it('a remembered caller past the minute ceiling is refused as before, uncounted', async () => {

@@ -25,7 +25,11 @@ function totalChanges(conn: BetterSqlite3.Database): number {
   return statement(conn, CHANGES_SQL).pluck().get() as number;
 }
 
-function readStamp(conn: BetterSqlite3.Database): string {
+/**
+ * SQLite: the stamp as this connection sees it now. Inside a write transaction this is the
+ * data the transaction works on: no other connection can commit before it ends.
+ */
+export function readStamp(conn: BetterSqlite3.Database): string {
   let id = connectionIds.get(conn);
   if (id === undefined) connectionIds.set(conn, (id = ++lastConnectionId));
   const version = statement(conn, VERSION_SQL).pluck().get() as number;
