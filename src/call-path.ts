@@ -12,6 +12,7 @@ import type { QuotaKeeper } from './access/quota-keeper.js';
 import { isLockTimeout } from './platform/db/database.js';
 import { BulkheadTimeoutError, type Bulkhead } from './platform/bulkhead.js';
 import type { Registry } from './domains/index.js';
+import { DerivedFromFrozen } from './platform/frozen.js';
 
 export interface CallPathDeps {
   contract: Contract;
@@ -33,6 +34,9 @@ export interface CallPathDeps {
 }
 
 export class CallPath {
+  /** The output check of a frozen result, handed out again as the same object: made once. */
+  private readonly outputProblems = new DerivedFromFrozen<Map<string, string | null>>(() => new Map());
+
   constructor(private readonly deps: CallPathDeps) {}
 
   /**
@@ -89,12 +93,24 @@ export class CallPath {
 
   /** A result that breaks its own output schema is a bug: logged, never sent. */
   private shape(op: OperationEntry, result: unknown): Record<string, unknown> {
-    const problem = this.deps.contract.outputProblem(op.name, result);
+    const problem = this.outputProblem(op, result);
     if (problem) {
       this.deps.logger.error({ operation: op.name, problem }, 'réponse non conforme au contrat');
       throw new UnavailableError();
     }
     return result as Record<string, unknown>;
+  }
+
+  private outputProblem(op: OperationEntry, result: unknown): string | null {
+    if (result === null || typeof result !== 'object') return this.deps.contract.outputProblem(op.name, result);
+    const byOperation = this.outputProblems.of(result);
+    let problem = byOperation.get(op.name);
+    if (problem === undefined) {
+      problem = this.deps.contract.outputProblem(op.name, result);
+      // Kept only for a frozen result: an unfrozen one gets a new map each time.
+      byOperation.set(op.name, problem);
+    }
+    return problem;
   }
 }
 
