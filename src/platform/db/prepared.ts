@@ -4,9 +4,9 @@
 // description each time: measured on the demo set (a 10-key lookup joined to its buyer,
 // 1,000 runs, loaded machine), 0.58–0.85 ms of the service's CPU and 0.61–0.72 ms of
 // PostgreSQL's per statement through Knex, 0.15–0.32 ms and 0.22–0.24 ms prepared.
-// For key lookups only: a prepared statement may keep one generic plan for every value,
-// which suits `where key in (…)` and not a full-text or a range query whose best plan
-// depends on the values. SQLite, and a transaction (its own connection), run the query as
+// For key lookups and calls of a function only: a prepared statement may keep one generic
+// plan for every value, which suits `where key in (…)` and not a full-text or a range
+// query whose best plan depends on the values. SQLite, and a transaction (its own connection), run the query as
 // Knex does.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
