@@ -34,8 +34,8 @@ export interface CallPathDeps {
 }
 
 export class CallPath {
-  /** The output check of a frozen result, handed out again as the same object: made once. */
-  private readonly outputProblems = new DerivedFromFrozen<Map<string, string | null>>(() => new Map());
+  /** Per operation, the output check of a frozen result handed out again: made once. */
+  private readonly outputChecks = new Map<string, DerivedFromFrozen<string | null>>();
 
   constructor(private readonly deps: CallPathDeps) {}
 
@@ -103,14 +103,9 @@ export class CallPath {
 
   private outputProblem(op: OperationEntry, result: unknown): string | null {
     if (result === null || typeof result !== 'object') return this.deps.contract.outputProblem(op.name, result);
-    const byOperation = this.outputProblems.of(result);
-    let problem = byOperation.get(op.name);
-    if (problem === undefined) {
-      problem = this.deps.contract.outputProblem(op.name, result);
-      // Kept only for a frozen result: an unfrozen one gets a new map each time.
-      byOperation.set(op.name, problem);
-    }
-    return problem;
+    let check = this.outputChecks.get(op.name);
+    if (!check) this.outputChecks.set(op.name, (check = new DerivedFromFrozen((r) => this.deps.contract.outputProblem(op.name, r))));
+    return check.of(result);
   }
 }
 

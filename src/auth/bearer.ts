@@ -125,8 +125,11 @@ export class BearerAuthenticator {
    */
   private remembered(token: string): { identity: Identity; version: string } | null {
     if (this.stamp === null) return null;
-    const version = kindOf(this.db) === 'sqlite' ? this.stamp : this.stamp.slice(3);
-    if (kindOf(this.db) === 'postgres' && (!this.stamp.startsWith('pg:') || !/^[0-9]+$/.test(version))) return null;
+    let version = this.stamp;
+    if (kindOf(this.db) === 'postgres') {
+      if (!/^pg:[0-9]+$/.test(this.stamp)) return null;
+      version = this.stamp.slice(3);
+    }
     const known = this.identities.get(token);
     if (!known || known.jkt !== null || known.exp <= Math.floor(this.now().getTime() / 1000)) return null;
     return { identity: known, version };

@@ -53,7 +53,7 @@ export async function createRestRouter(deps: {
     const op = contract.operation(name);
     if (!op) throw new NotFoundError(`Opération inconnue : « ${name} ».`);
     noteCall(ctx, { operation: op.name });
-    // The call path admits the caller right after: on PostgreSQL that admission checks the identity's version.
+    // The call path admits the caller right after: that admission checks the identity's change stamp.
     const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, 'rest', { method: ctx.method, path: ctx.path, dpop: ctx.get('dpop') || undefined }, { admissionFollows: true });
     noteCall(ctx, { accountId: caller.accountId });
     const result = await callPath.call(op.name, caller, async () => {

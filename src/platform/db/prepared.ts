@@ -6,8 +6,8 @@
 // PostgreSQL's per statement through Knex, 0.15–0.32 ms and 0.22–0.24 ms prepared.
 // For key lookups and calls of a function only: a prepared statement may keep one generic
 // plan for every value, which suits `where key in (…)` and not a full-text or a range
-// query whose best plan depends on the values. SQLite, and a transaction (its own connection), run the query as
-// Knex does.
+// query whose best plan depends on the values. SQLite, and a transaction (its own
+// connection), run the query as Knex does.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { kindOf, type Database } from './database.js';
