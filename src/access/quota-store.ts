@@ -2,7 +2,7 @@
 // distinct files opened per Paris day. Every check-and-count runs serialised per account:
 // on SQLite in a BEGIN IMMEDIATE transaction (better-sqlite3's own, synchronous), on
 // PostgreSQL in a transaction holding an advisory lock on the account (for a call's
-// admission, one statement: the function `quota_admit` of migrations 0029, 0031 and 0035,
+// admission, one statement: the function `quota_admit` of migrations 0029, 0031, 0035 and 0036,
 // the same steps).
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
@@ -66,16 +66,20 @@ export interface QuotaStore {
  * The sliding log, the same on both databases. `quota_accounts` keeps per account the
  * number of logged calls in each window; each check first subtracts the calls that left
  * the windows since the last check (usually one or none), so it costs the same whatever
- * the traffic. Calls older than 24 h are deleted as they leave.
+ * the traffic. Calls older than 24 h are deleted as they leave. It also keeps a bound below
+ * which the log holds no call, for the day and for the minute window (migration 0036): while
+ * a window's start is below its bound, no call can have left it and the log is not read.
  */
 const SQL = {
-  counters: 'select day_count, minute_count, minute_floor_ms from quota_accounts where account_id = ?',
-  leftMinute: 'select count(*) as n from call_log where account_id = ? and at_ms > ? and at_ms <= ?',
+  counters: 'select day_count, minute_count, minute_floor_ms, day_oldest_ms, minute_oldest_ms from quota_accounts where account_id = ?',
+  leftMinute: `select (select count(*) from call_log where account_id = ? and at_ms > ? and at_ms <= ?) as n,
+                      (select min(at_ms) from call_log where account_id = ? and at_ms > ?) as oldest`,
   pruneDay: 'delete from call_log where account_id = ? and at_ms <= ?',
   oldestSince: 'select min(at_ms) as oldest from call_log where account_id = ? and at_ms > ?',
   log: 'insert into call_log (account_id, at_ms) values (?, ?)',
-  save: `insert into quota_accounts (account_id, day_count, minute_count, minute_floor_ms) values (?, ?, ?, ?)
-         on conflict (account_id) do update set day_count = excluded.day_count, minute_count = excluded.minute_count, minute_floor_ms = excluded.minute_floor_ms`,
+  save: `insert into quota_accounts (account_id, day_count, minute_count, minute_floor_ms, day_oldest_ms, minute_oldest_ms) values (?, ?, ?, ?, ?, ?)
+         on conflict (account_id) do update set day_count = excluded.day_count, minute_count = excluded.minute_count, minute_floor_ms = excluded.minute_floor_ms,
+           day_oldest_ms = excluded.day_oldest_ms, minute_oldest_ms = excluded.minute_oldest_ms`,
 };
 
 /** One SQL statement at a time, synchronously (SQLite). */
@@ -83,52 +87,73 @@ type Run<R> = (sql: string, params: unknown[]) => R;
 
 type Step = { kind: 'get' | 'run'; sql: string; params: unknown[] };
 
-/** An account's row of `quota_accounts`: the calls in each window, and the minute window's start. */
+/**
+ * An account's row of `quota_accounts`: the calls in each window, the minute window's
+ * start, and the bounds below which the log holds no call (null: not known, the log is read;
+ * Infinity: the log holds none of the window).
+ */
 interface Counters {
   day: number;
   minute: number;
   floor: number;
+  dayOldest: number | null;
+  minuteOldest: number | null;
 }
+
+/** A bound as stored: a window without any call is saved as not known (read again at the next call). */
+const storedBound = (bound: number | null) => (bound === null || bound === Infinity ? null : bound);
+const readBound = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /**
  * The check-and-count on SQLite; PostgreSQL runs the same steps in one function (migration
- * 0035 `quota_admit`, the counters carried alike: a change here is made there too; the quota
+ * 0036 `quota_admit`, the counters carried alike: a change here is made there too; the quota
  * tests run on both). `known` is the account's counters when the same transaction already
- * holds them (a group); the caller saves the counters it gets back (`saveStep`).
+ * holds them (a group); the caller saves the counters it gets back (`saveStep`). The log is
+ * read only when a window's start reaches its bound: a burst of calls within a minute of
+ * each other costs a log write each and no read.
  */
 function* admitSteps(accountId: string, limits: Limits, nowMs: number, known?: Counters): Generator<Step, { verdict: CallVerdict; counters: Counters }, unknown> {
-  let day: number, minute: number, floor: number;
-  if (known) ({ day, minute, floor } = known);
+  let day: number, minute: number, floor: number, dayOldest: number | null, minuteOldest: number | null;
+  if (known) ({ day, minute, floor, dayOldest, minuteOldest } = known);
   else {
-    const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as { day_count: unknown; minute_count: unknown; minute_floor_ms: unknown } | undefined;
+    const row = (yield { kind: 'get', sql: SQL.counters, params: [accountId] }) as Record<string, unknown> | undefined;
     day = Number(row?.day_count ?? 0);
     minute = Number(row?.minute_count ?? 0);
     floor = Number(row?.minute_floor_ms ?? 0);
+    dayOldest = readBound(row?.day_oldest_ms);
+    minuteOldest = readBound(row?.minute_oldest_ms);
   }
-  const minuteStart = nowMs - MINUTE_MS;
-  if (minuteStart > floor) {
-    const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart] }) as { n: unknown };
+  const minuteStart = Math.max(nowMs - MINUTE_MS, floor);
+  if (minuteOldest === null || (minuteStart > floor && minuteStart >= minuteOldest)) {
+    const left = (yield { kind: 'get', sql: SQL.leftMinute, params: [accountId, floor, minuteStart, accountId, minuteStart] }) as { n: unknown; oldest: unknown };
     minute = Math.max(0, minute - Number(left.n));
-    floor = minuteStart;
+    minuteOldest = readBound(left.oldest) ?? Infinity;
   }
-  const pruned = (yield { kind: 'run', sql: SQL.pruneDay, params: [accountId, nowMs - DAY_MS] }) as number;
-  day = Math.max(0, day - pruned);
+  floor = minuteStart;
+  const dayStart = nowMs - DAY_MS;
+  if (dayOldest === null || dayStart >= dayOldest) {
+    const pruned = (yield { kind: 'run', sql: SQL.pruneDay, params: [accountId, dayStart] }) as number;
+    day = Math.max(0, day - pruned);
+    dayOldest = readBound(((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, dayStart] }) as { oldest: unknown }).oldest) ?? Infinity;
+  }
   let verdict: CallVerdict | null = null;
   if (minute >= limits.callsPerMinute || day >= limits.callsPerDay) {
-    const minuteOldest = minute >= limits.callsPerMinute ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, floor] }) as { oldest: unknown }).oldest : null;
-    const dayOldest = day >= limits.callsPerDay ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, nowMs - DAY_MS] }) as { oldest: unknown }).oldest : null;
-    verdict = judge(limits, { count: minute, oldest: Number(minuteOldest ?? nowMs) }, { count: day, oldest: Number(dayOldest ?? nowMs) });
+    const minuteOldestCall = minute >= limits.callsPerMinute ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, floor] }) as { oldest: unknown }).oldest : null;
+    const dayOldestCall = day >= limits.callsPerDay ? ((yield { kind: 'get', sql: SQL.oldestSince, params: [accountId, dayStart] }) as { oldest: unknown }).oldest : null;
+    verdict = judge(limits, { count: minute, oldest: Number(minuteOldestCall ?? nowMs) }, { count: day, oldest: Number(dayOldestCall ?? nowMs) });
   }
   if (!verdict) {
     yield { kind: 'run', sql: SQL.log, params: [accountId, nowMs] };
     day += 1;
     minute += 1;
+    dayOldest = Math.min(dayOldest, nowMs);
+    minuteOldest = Math.min(minuteOldest, nowMs);
   }
-  return { verdict: verdict ?? { admitted: true }, counters: { day, minute, floor } };
+  return { verdict: verdict ?? { admitted: true }, counters: { day, minute, floor, dayOldest, minuteOldest } };
 }
 
 function saveStep(accountId: string, c: Counters): Step {
-  return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor] };
+  return { kind: 'run', sql: SQL.save, params: [accountId, c.day, c.minute, c.floor, storedBound(c.dayOldest), storedBound(c.minuteOldest)] };
 }
 
 /** Drives the steps with a synchronous runner (SQLite inside BEGIN IMMEDIATE). */
@@ -344,7 +369,7 @@ class PostgresQuotaStore implements QuotaStore {
 
   /**
    * The calls that ask during one turn of the event loop are decided together, in the
-   * order they asked, by one statement (migration 0029's `quota_admit`: the same steps as
+   * order they asked, by one statement (migration 0036's `quota_admit`: the same steps as
    * `admitSteps`, every account's lock taken first, one commit for the group). Groups run
    * side by side on the pool's connections; the locks keep each account's counts exact.
    */

@@ -11,7 +11,7 @@ import { QUOTA_ADMIT_CHECKED } from './0031-admission-checks-identity.js';
  * The group's admissions in order (migration 0031's version check kept): each account's
  * counters read at its first call, carried from call to call, and saved once at the end.
  */
-const QUOTA_ADMIT_GROUPED = `
+export const QUOTA_ADMIT_GROUPED = `
 create or replace function quota_admit(p_accounts varchar[], p_per_minute bigint[], p_per_day bigint[], p_now bigint[], p_versions bigint[])
 returns table (admitted boolean, ceiling text, retry_after_ms bigint, stale boolean)
 language plpgsql as $$

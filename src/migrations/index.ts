@@ -37,6 +37,7 @@ import * as sqliteSearchVersions from './0032-sqlite-search-versions.js';
 import * as departmentListing from './0033-department-listing.js';
 import * as deferredIndexes from './0034-deferred-indexes.js';
 import * as quotaCountersPerGroup from './0035-quota-counters-per-group.js';
+import * as quotaLogBounds from './0036-quota-log-bounds.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0033-department-listing': departmentListing,
   '0034-deferred-indexes': deferredIndexes,
   '0035-quota-counters-per-group': quotaCountersPerGroup,
+  '0036-quota-log-bounds': quotaLogBounds,
 };
 
 const source: Knex.MigrationSource<string> = {
