@@ -1,4 +1,4 @@
-// Admissions asked in one turn of the event loop are decided in one transaction on SQLite, with the same verdicts as one transaction per call: in the order asked, exactly up to the limit even when a group spans it, each durable before its answer, and a failing group decided again call by call so only the failing call is refused.
+// Admissions asked in one turn of the event loop are decided in one transaction, with the same verdicts as one transaction per call: in the order asked, exactly up to the limit even when a group spans it, each durable before its answer; on SQLite a failing group is decided again call by call so only the failing call is refused; on PostgreSQL an account has one group in flight per process, so an account's held lock holds only its calls.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { createQuotaStore, type CallVerdict, type Limits, type QuotaStore } from '../../src/access/quota-store.js';
@@ -104,6 +104,40 @@ describe('quota admissions in groups', () => {
       await other.destroy();
     }
   });
+
+  // PostgreSQL: one group in flight per account and process; the account's later calls wait for it in the process.
+  if (usingPostgres)
+    describe('an account whose lock is held elsewhere (PostgreSQL)', () => {
+      it('holds only its own calls, which wait in the process as one next group and are decided in the order asked; other accounts are admitted meanwhile', async () => {
+        const [a, b] = [account(), account()];
+        // Two connections, given up on after 1 s: groups of `a` each waiting on a connection of
+        // its own would leave none for `b`.
+        const small = openDatabase(database.databaseUrl, { poolSize: 2, acquireTimeoutMs: 1000 });
+        const locker = openDatabase(database.databaseUrl, { poolSize: 1 });
+        const limits = { ...FREE, callsPerMinute: 3 };
+        try {
+          const held = createQuotaStore(small);
+          await locker.raw("select pg_advisory_lock(hashtext('quota:' || ?))", [a]);
+          // Five calls of `a`, each asked in a turn of its own.
+          const asked: Promise<CallVerdict>[] = [];
+          for (let i = 0; i < 5; i++) {
+            asked.push(held.admitCall(a, limits, T0 + i));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          // While `a` waits, `b` is admitted (twice, in turns of its own), and only one statement waits on the lock.
+          expect(verdictText(await held.admitCall(b, limits, T0))).to.equal('ok');
+          expect(verdictText(await held.admitCall(b, limits, T0 + 1))).to.equal('ok');
+          const waiting = await locker.raw("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()");
+          expect((waiting.rows as { n: number }[])[0]?.n).to.equal(1);
+          await locker.raw("select pg_advisory_unlock(hashtext('quota:' || ?))", [a]);
+          expect((await Promise.all(asked)).map(verdictText)).to.deep.equal(['ok', 'ok', 'ok', 'minute', 'minute']);
+          expect([await logged(a), await logged(b)]).to.deep.equal([3, 2]);
+        } finally {
+          await small.destroy();
+          await locker.destroy();
+        }
+      });
+    });
 
   // PostgreSQL decides each admission in its own transaction: no group to fail there.
   if (!usingPostgres)
