@@ -6,6 +6,7 @@ import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldedWords } from '../../platform/search/text-fold.js';
 import type { ContactRow } from './rows.js';
 import { CONTACTS_SEARCH } from './search-index.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 export type ContactView = Omit<ContactRow, 'organisation_mots' | 'role_mots' | 'ingested_at' | 'updated_at'>;
 
@@ -13,7 +14,7 @@ const COLUMNS = ['id', 'nom', 'role', 'organisation', 'organisation_siren', 'org
 
 export async function contactsByIds(db: Database, ids: string[]): Promise<ContactView[]> {
   if (!ids.length) return [];
-  const rows = (await db('contacts').whereIn('id', ids).select(COLUMNS)) as ContactView[];
+  const rows = (await preparedRows<Record<string, unknown>>(db, db('contacts').whereIn('id', ids).select(COLUMNS))) as ContactView[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is ContactView => r !== undefined);
 }

@@ -4,6 +4,7 @@ import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { DeliberationRow } from './rows.js';
 import { DELIBERATIONS_SEARCH } from './search-index.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 export type DeliberationView = Omit<DeliberationRow, 'ingested_at' | 'updated_at'>;
 
@@ -11,7 +12,7 @@ const COLUMNS = ['id', 'commune', 'commune_nom', 'departement', 'date_seance', '
 
 export async function deliberationsByIds(db: Database, ids: string[]): Promise<DeliberationView[]> {
   if (!ids.length) return [];
-  const rows = (await db('deliberations').whereIn('id', ids).select(COLUMNS)) as DeliberationView[];
+  const rows = (await preparedRows<Record<string, unknown>>(db, db('deliberations').whereIn('id', ids).select(COLUMNS))) as DeliberationView[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is DeliberationView => r !== undefined);
 }

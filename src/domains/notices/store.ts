@@ -6,6 +6,7 @@ import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import { foldText } from '../../platform/search/text-fold.js';
 import type { NoticeFields } from './rows.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 
 const COLUMNS = [
@@ -57,7 +58,7 @@ export async function noticeById(db: Database, id: string): Promise<NoticeFields
 
 export async function noticesByIds(db: Database, ids: string[]): Promise<NoticeFields[]> {
   if (!ids.length) return [];
-  const rows = await db('notices').whereIn('marche_id', ids).select(COLUMNS);
+  const rows = await preparedRows<Record<string, unknown>>(db, db('notices').whereIn('marche_id', ids).select(COLUMNS));
   const byId = new Map(rows.map((r) => [r.marche_id as string, toNotice(r)]));
   return ids.map((id) => byId.get(id)).filter((n): n is NoticeFields => n !== undefined);
 }

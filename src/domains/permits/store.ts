@@ -5,6 +5,7 @@ import { PERMITS_SEARCH } from './search-index.js';
 import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { PermitRow, PermitState, PermitType } from './rows.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 /** A permit as its record reads it, with whether its applicant is in the companies' table. */
 export type PermitView = Omit<PermitRow, 'ingested_at' | 'updated_at'> & { demandeurConnu: boolean };
@@ -38,7 +39,7 @@ async function views(db: Database, rows: Record<string, unknown>[]): Promise<Map
 
 export async function permitsByIds(db: Database, ids: string[]): Promise<PermitView[]> {
   if (!ids.length) return [];
-  const byId = await views(db, (await db('permits').whereIn('id', ids).select(COLUMNS)) as Record<string, unknown>[]);
+  const byId = await views(db, (await preparedRows<Record<string, unknown>>(db, db('permits').whereIn('id', ids).select(COLUMNS))) as Record<string, unknown>[]);
   return ids.map((id) => byId.get(id)).filter((p): p is PermitView => p !== undefined);
 }
 

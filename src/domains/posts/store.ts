@@ -4,6 +4,7 @@ import { searchPage } from '../../platform/search/search-page.js';
 import type { ParsedQuery } from '../../platform/search/query-syntax.js';
 import type { PublicationRow } from './rows.js';
 import { PUBLICATIONS_SEARCH } from './search-index.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 export type PublicationView = Omit<PublicationRow, 'ingested_at' | 'updated_at'>;
 
@@ -11,7 +12,7 @@ const COLUMNS = ['id', 'reseau', 'auteur', 'date_publication', 'jour', 'texte', 
 
 export async function publicationsByIds(db: Database, ids: string[]): Promise<PublicationView[]> {
   if (!ids.length) return [];
-  const rows = (await db('publications').whereIn('id', ids).select(COLUMNS)) as PublicationView[];
+  const rows = (await preparedRows<Record<string, unknown>>(db, db('publications').whereIn('id', ids).select(COLUMNS))) as PublicationView[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is PublicationView => r !== undefined);
 }

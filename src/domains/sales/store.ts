@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/db/database.js';
 import { decodeParcels, decodePremises, type SaleParcel, type SalePremises, type SaleRow } from './rows.js';
+import { preparedRows } from '../../platform/db/prepared.js';
 
 /** A sale as its record reads it: the row's columns, its premises and parcels parsed. */
 export type SaleView = Omit<SaleRow, 'locaux' | 'parcelles' | 'ingested_at' | 'updated_at'> & { locaux: SalePremises[]; parcelles: SaleParcel[] };
@@ -34,7 +35,7 @@ const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Num
 
 export async function salesByIds(db: Database, ids: string[]): Promise<SaleView[]> {
   if (!ids.length) return [];
-  const rows = (await db('sales').whereIn('id_mutation', ids).select(VIEW_COLUMNS)) as (SaleRow & Record<string, unknown>)[];
+  const rows = (await preparedRows<Record<string, unknown>>(db, db('sales').whereIn('id_mutation', ids).select(VIEW_COLUMNS))) as (SaleRow & Record<string, unknown>)[];
   const byId = new Map<string, SaleView>();
   for (const r of rows) {
     byId.set(r.id_mutation, {
