@@ -33,7 +33,7 @@ function toView(r: Record<string, unknown>): AnnouncementView {
 
 export async function announcementsByIds(db: Database, ids: string[]): Promise<AnnouncementView[]> {
   if (!ids.length) return [];
-  const rows = (await preparedRows<Record<string, unknown>>(db, db('announcements').whereIn('id', ids).select(COLUMNS))) as Record<string, unknown>[];
+  const rows = await preparedRows<Record<string, unknown>>(db, db('announcements').whereIn('id', ids).select(COLUMNS));
   const byId = new Map(rows.map((r) => [r.id as string, toView(r)]));
   return ids.map((id) => byId.get(id)).filter((a): a is AnnouncementView => a !== undefined);
 }

@@ -14,7 +14,7 @@ const COLUMNS = ['id', 'nom', 'role', 'organisation', 'organisation_siren', 'org
 
 export async function contactsByIds(db: Database, ids: string[]): Promise<ContactView[]> {
   if (!ids.length) return [];
-  const rows = (await preparedRows<Record<string, unknown>>(db, db('contacts').whereIn('id', ids).select(COLUMNS))) as ContactView[];
+  const rows = await preparedRows<ContactView>(db, db('contacts').whereIn('id', ids).select(COLUMNS));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is ContactView => r !== undefined);
 }

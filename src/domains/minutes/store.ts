@@ -12,7 +12,7 @@ const COLUMNS = ['id', 'commune', 'commune_nom', 'departement', 'date_seance', '
 
 export async function deliberationsByIds(db: Database, ids: string[]): Promise<DeliberationView[]> {
   if (!ids.length) return [];
-  const rows = (await preparedRows<Record<string, unknown>>(db, db('deliberations').whereIn('id', ids).select(COLUMNS))) as DeliberationView[];
+  const rows = await preparedRows<DeliberationView>(db, db('deliberations').whereIn('id', ids).select(COLUMNS));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is DeliberationView => r !== undefined);
 }

@@ -39,7 +39,7 @@ async function views(db: Database, rows: Record<string, unknown>[]): Promise<Map
 
 export async function permitsByIds(db: Database, ids: string[]): Promise<PermitView[]> {
   if (!ids.length) return [];
-  const byId = await views(db, (await preparedRows<Record<string, unknown>>(db, db('permits').whereIn('id', ids).select(COLUMNS))) as Record<string, unknown>[]);
+  const byId = await views(db, await preparedRows<Record<string, unknown>>(db, db('permits').whereIn('id', ids).select(COLUMNS)));
   return ids.map((id) => byId.get(id)).filter((p): p is PermitView => p !== undefined);
 }
 

@@ -12,7 +12,7 @@ const COLUMNS = ['id', 'reseau', 'auteur', 'date_publication', 'jour', 'texte', 
 
 export async function publicationsByIds(db: Database, ids: string[]): Promise<PublicationView[]> {
   if (!ids.length) return [];
-  const rows = (await preparedRows<Record<string, unknown>>(db, db('publications').whereIn('id', ids).select(COLUMNS))) as PublicationView[];
+  const rows = await preparedRows<PublicationView>(db, db('publications').whereIn('id', ids).select(COLUMNS));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is PublicationView => r !== undefined);
 }

@@ -35,7 +35,7 @@ const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Num
 
 export async function salesByIds(db: Database, ids: string[]): Promise<SaleView[]> {
   if (!ids.length) return [];
-  const rows = (await preparedRows<Record<string, unknown>>(db, db('sales').whereIn('id_mutation', ids).select(VIEW_COLUMNS))) as (SaleRow & Record<string, unknown>)[];
+  const rows = await preparedRows<SaleRow & Record<string, unknown>>(db, db('sales').whereIn('id_mutation', ids).select(VIEW_COLUMNS));
   const byId = new Map<string, SaleView>();
   for (const r of rows) {
     byId.set(r.id_mutation, {
