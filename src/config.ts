@@ -61,6 +61,13 @@ export interface Config {
    * work, forks the API workers and runs the background roles itself.
    */
   workers: number;
+  /**
+   * `SQLITE_READ_THREADS`: on SQLite, threads per API process reading the statements of the
+   * searches the result cache cannot answer, off the event loop (0: on it). Default: 2 for a
+   * lone API process (`WORKERS=1`), none with several (each has a core already; measured on
+   * 2 cores with two processes, the threads' separate page caches cost more than they gave).
+   */
+  sqliteReadThreads: number;
   /** `SERVICE_ROLES`: what this process (or this machine's primary and workers) runs; every role by default. */
   roles: readonly ServiceRole[];
   /** `METRICS_TOKEN`: the bearer token `/metrics` asks for; without it `/metrics` answers 404. */
@@ -189,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`);
   const host = env.HOST ?? '127.0.0.1';
+  const workers = positiveInteger(env.WORKERS, availableParallelism(), 'WORKERS');
   return {
     port,
     host,
@@ -207,7 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legal: legalSettings(env, mailFrom(env.MAIL_FROM)),
     mailTiming: { ...DEFAULT_MAIL_TIMING },
     sync: syncConfig(env),
-    workers: positiveInteger(env.WORKERS, availableParallelism(), 'WORKERS'),
+    workers,
+    sqliteReadThreads: env.SQLITE_READ_THREADS === '0' ? 0 : positiveInteger(env.SQLITE_READ_THREADS, workers === 1 ? 2 : 0, 'SQLITE_READ_THREADS'),
     roles: serviceRoles(env.SERVICE_ROLES),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     limits: { ...DEFAULT_LIMITS },

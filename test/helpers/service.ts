@@ -141,6 +141,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     },
     // One process, every role (each background role still off by its own setting above).
     workers: 1,
+    sqliteReadThreads: 2,
     roles: [...SERVICE_ROLES],
     metricsToken: undefined,
     limits: { ...DEFAULT_LIMITS, ...overrides },

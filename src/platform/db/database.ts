@@ -1,9 +1,9 @@
 // Opens the database named by DATABASE_URL: `sqlite:PATH` (embedded default) or
 // `postgres://…`. The rest of the code sees only Knex.
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { RetryingSqliteClient } from './sqlite-client.js';
+import { RetryingSqliteClient, type ReadThreadsConfig } from './sqlite-client.js';
 
 export type Database = Knex;
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -25,7 +25,8 @@ export interface DatabaseOptions {
   /**
    * PostgreSQL: the server cancels a statement running longer (`statement_timeout`), and the
    * client gives up on one whose answer does not come a little later (`query_timeout`: a
-   * frozen server answers nothing). None by default (imports, migrations, CLIs).
+   * frozen server answers nothing). None by default (imports, migrations, CLIs). SQLite: the
+   * longest a reading thread's statement is waited for (30 s when not given).
    */
   statementTimeoutMs?: number;
   /**
@@ -34,6 +35,11 @@ export interface DatabaseOptions {
    * connection back. None by default.
    */
   lockTimeoutMs?: number;
+  /**
+   * SQLite file: threads reading the statements of work run in `offLoop` (the searches that
+   * the result cache cannot answer), off the event loop (sqlite-readers.ts). None by default.
+   */
+  readThreads?: number;
 }
 
 export function databaseKind(url: string): DatabaseKind {
@@ -57,9 +63,15 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   if (databaseKind(url) === 'sqlite') {
     const filename = url.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-    const config: Knex.Config & { lockBudgetMs: number } = {
+    const readThreads: ReadThreadsConfig | undefined =
+      options.readThreads && filename !== ':memory:'
+        ? // Off the loop, a thread may wait for a lock as long as any statement may take.
+          { threads: options.readThreads, filename: resolve(filename), cacheKib: SQLITE_CACHE_KIB, busyTimeoutMs: 5000, timeoutMs: options.statementTimeoutMs ?? 30_000 }
+        : undefined;
+    const config: Knex.Config & { lockBudgetMs: number; readThreads?: ReadThreadsConfig } = {
       client: RetryingSqliteClient as unknown as typeof Knex.Client,
       lockBudgetMs: options.lockBudgetMs ?? 0,
+      readThreads,
       log: KNEX_LOG,
       connection: { filename },
       useNullAsDefault: true,

@@ -16,6 +16,7 @@
 import type { Knex } from 'knex';
 import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
+import { offLoop } from '../db/sqlite-readers.js';
 import { bestMatches, countMatches, matchingKeys, orderByRelevance, rankKeys, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
 
@@ -192,7 +193,8 @@ export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: Sea
   const question = JSON.stringify([spec.index.name, sql, bindings, parsed?.canonical ?? null, spec.key, spec.then, spec.filtered, page.offset, page.limit, page.countCap]);
   const tables = [...tablesOf(sql), ...(spec.among ? tablesOf(spec.among.toSQL().sql) : []), spec.index.name];
   const version = await searchDataVersion(db, tables);
-  const found = await cachedSearch(db, spec.index.name, version?.of(tables) ?? null, question, () => computePage(db, parsed, spec, page, version));
+  // SQLite: computed in the reading threads when the database has some, off the event loop.
+  const found = await cachedSearch(db, spec.index.name, version?.of(tables) ?? null, question, () => offLoop(db, () => computePage(db, parsed, spec, page, version)));
   // A copy: the cached answer is shared by every call.
   return { ...found, keys: [...found.keys] };
 }

@@ -1,4 +1,4 @@
-// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat.
+// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat; on SQLite the page's statements run in reading threads, the reference on the connection.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
@@ -34,7 +34,7 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function (
   before(async () => {
     database = freshDatabase();
     await database.prepare();
-    db = openDatabase(database.databaseUrl);
+    db = openDatabase(database.databaseUrl, { readThreads: 2 });
     await db.schema.createTable('page_records', (t) => {
       t.string('id').primary();
       t.string('departement').notNullable();

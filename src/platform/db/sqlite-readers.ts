@@ -1,0 +1,138 @@
+// Reading threads of a SQLite file (sqlite-reader-worker.ts). better-sqlite3 runs each
+// statement synchronously: a search the result cache cannot answer held the event loop for
+// 10 to 300 ms on the large demo set, and every call of the process waited behind it, those
+// the cache answers in a millisecond included. Work wrapped in `offLoop` sends its read
+// statements (outside a transaction) to a thread instead; the rest of the process goes on
+// meanwhile. A thread reads with a connection of its own: in WAL, each statement sees every
+// transaction committed before it starts, as the service's connection does.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
+import { startModuleWorker } from '../worker.js';
+import type { ReadAnswer, ReaderData } from './sqlite-reader-worker.js';
+
+const ENTRY = new URL(`./sqlite-reader-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+
+export interface ReadersOptions extends ReaderData {
+  threads: number;
+  /** A statement not answered within this is given up (its thread replaced). */
+  timeoutMs: number;
+}
+
+interface Pending {
+  resolve: (rows: unknown[]) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+class ReadingThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly data: ReaderData) {}
+
+  get load(): number {
+    return this.pending.size;
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startModuleWorker(ENTRY, { ...this.data });
+    // A thread waiting for statements keeps no process alive (tests, CLIs end without closing).
+    worker.unref();
+    worker.on('message', (answer: ReadAnswer) => {
+      const waiting = this.pending.get(answer.id);
+      if (!waiting) return;
+      this.pending.delete(answer.id);
+      clearTimeout(waiting.timer);
+      if ('rows' in answer) waiting.resolve(answer.rows);
+      else waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
+    });
+    const lost = (reason: string) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.failAll(reason);
+    };
+    worker.on('error', () => lost('fil de lecture de la base en erreur'));
+    worker.on('exit', () => lost('fil de lecture de la base arrêté'));
+    return (this.worker = worker);
+  }
+
+  private failAll(reason: string): void {
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      this.pending.delete(id);
+      waiting.reject(new Error(reason));
+    }
+  }
+
+  read(id: number, sql: string, bindings: unknown[], timeoutMs: number): Promise<unknown[]> {
+    const worker = this.started();
+    return new Promise<unknown[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // The statement cannot be interrupted in its thread: the thread is replaced, and
+        // every statement waiting in it fails with this one.
+        if (this.worker === worker) this.worker = null;
+        this.failAll(`lecture de la base interrompue après ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
+        void worker.terminate();
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, sql, bindings });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll('fil de lecture de la base fermé');
+    if (worker) await worker.terminate();
+  }
+}
+
+/** The reading threads of one SQLite database: each statement goes to the least loaded. */
+export class SqliteReaders {
+  private readonly threads: ReadingThread[];
+  private nextId = 1;
+
+  constructor(private readonly options: ReadersOptions) {
+    this.threads = Array.from({ length: Math.max(1, options.threads) }, () => new ReadingThread(options));
+  }
+
+  read(sql: string, bindings: unknown[]): Promise<unknown[]> {
+    let thread = this.threads[0] as ReadingThread;
+    for (const t of this.threads) if (t.load < thread.load) thread = t;
+    return thread.read(this.nextId++, sql, bindings, this.options.timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.close()));
+  }
+}
+
+const offLoopReaders = new AsyncLocalStorage<SqliteReaders>();
+
+/** The reading threads of `db` (SQLite opened with `readThreads`), if any. */
+export function readersOf(db: Knex): SqliteReaders | null {
+  return (db.client as { readers?: SqliteReaders | null }).readers ?? null;
+}
+
+/**
+ * Runs `work` with its read statements on `db` outside a transaction sent to `db`'s reading
+ * threads (none: on the calling thread, as any statement).
+ */
+export function offLoop<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  const readers = readersOf(db);
+  if (!readers) return work();
+  // Awaited inside: a query builder runs when awaited, which must happen in the context.
+  return offLoopReaders.run(readers, async () => {
+    const result = await work();
+    return result;
+  });
+}
+
+/** The reading threads a statement of `readers`'s database run now may go to (null: run it here). */
+export function offLoopReadersFor(readers: SqliteReaders | null | undefined): SqliteReaders | null {
+  return readers && offLoopReaders.getStore() === readers ? readers : null;
+}

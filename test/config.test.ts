@@ -1,0 +1,18 @@
+// The settings read from the environment: SQLITE_READ_THREADS defaults to 2 for a lone API process and to none for several, takes 0 (no thread) or a positive count, and a bad value stops the start naming the variable.
+import { expect } from 'chai';
+import { loadConfig } from '../src/config.js';
+
+describe('configuration from the environment', () => {
+  it('reads SQLITE_READ_THREADS: by default 2 for one API process and none for several, 0 for none, a positive count as given', () => {
+    expect(loadConfig({ WORKERS: '1' }).sqliteReadThreads).to.equal(2);
+    expect(loadConfig({ WORKERS: '1', SQLITE_READ_THREADS: '' }).sqliteReadThreads).to.equal(2);
+    expect(loadConfig({ WORKERS: '2' }).sqliteReadThreads).to.equal(0);
+    expect(loadConfig({ WORKERS: '1', SQLITE_READ_THREADS: '0' }).sqliteReadThreads).to.equal(0);
+    expect(loadConfig({ WORKERS: '4', SQLITE_READ_THREADS: '3' }).sqliteReadThreads).to.equal(3);
+  });
+
+  it('refuses a SQLITE_READ_THREADS that is not a whole number of threads, naming it', () => {
+    for (const value of ['-1', '1.5', 'deux'])
+      expect(() => loadConfig({ SQLITE_READ_THREADS: value })).to.throw(`SQLITE_READ_THREADS invalide : ${value}`);
+  });
+});
