@@ -63,9 +63,10 @@ export interface Config {
   workers: number;
   /**
    * `SQLITE_READ_THREADS`: on SQLite, threads per API process reading the statements of the
-   * searches the result cache cannot answer, off the event loop (0: on it). Default: 2 for a
-   * lone API process (`WORKERS=1`), none with several (each has a core already; measured on
-   * 2 cores with two processes, the threads' separate page caches cost more than they gave).
+   * searches the result cache cannot answer and of the market analyses, off the event loop
+   * (0: on it). Default: 2 for a lone API process (`WORKERS=1`), none with several (each has
+   * a core already; measured on 2 cores with two processes, the threads' separate page
+   * caches cost more than they gave).
    */
   sqliteReadThreads: number;
   /** `SERVICE_ROLES`: what this process (or this machine's primary and workers) runs; every role by default. */
