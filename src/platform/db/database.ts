@@ -37,7 +37,8 @@ export interface DatabaseOptions {
   lockTimeoutMs?: number;
   /**
    * SQLite file: threads reading the statements of work run in `offLoop` (the searches that
-   * the result cache cannot answer), off the event loop (sqlite-readers.ts). None by default.
+   * the result cache cannot answer, the market analyses), off the event loop
+   * (sqlite-readers.ts). None by default.
    */
   readThreads?: number;
 }

@@ -132,6 +132,11 @@ export function offLoop<T>(db: Knex, work: () => Promise<T>): Promise<T> {
   });
 }
 
+/** `actions` with each run in `offLoop(db, …)`: a domain's handlers whose reads all go off the loop (give their map type as `A`, so that their arguments are typed). */
+export function offLoopEach<A extends Record<string, (...params: never[]) => Promise<unknown>>>(db: Knex, actions: A): A {
+  return Object.fromEntries(Object.entries(actions).map(([name, action]) => [name, (...params: never[]) => offLoop(db, () => action(...params))])) as A;
+}
+
 /** The reading threads a statement of `readers`'s database run now may go to (null: run it here). */
 export function offLoopReadersFor(readers: SqliteReaders | null | undefined): SqliteReaders | null {
   return readers && offLoopReaders.getStore() === readers ? readers : null;
