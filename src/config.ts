@@ -69,6 +69,14 @@ export interface Config {
    * caches cost more than they gave).
    */
   sqliteReadThreads: number;
+  /**
+   * `PG_PARALLEL_WORKERS`: on PostgreSQL, the most workers the server may add to one
+   * statement of an API call (`max_parallel_workers_per_gather` of the API's connections).
+   * Default 0: under many callers every core is busy already, and a parallel plan costs its
+   * workers' start and gathering (measured on 2 cores, 20 connections, the searches the cache
+   * cannot answer: a lower p99 without them). Background work keeps the server's setting.
+   */
+  pgParallelWorkers: number;
   /** `SERVICE_ROLES`: what this process (or this machine's primary and workers) runs; every role by default. */
   roles: readonly ServiceRole[];
   /** `METRICS_TOKEN`: the bearer token `/metrics` asks for; without it `/metrics` answers 404. */
@@ -218,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sync: syncConfig(env),
     workers,
     sqliteReadThreads: env.SQLITE_READ_THREADS === '0' ? 0 : positiveInteger(env.SQLITE_READ_THREADS, workers === 1 ? 2 : 0, 'SQLITE_READ_THREADS'),
+    pgParallelWorkers: env.PG_PARALLEL_WORKERS === '0' ? 0 : positiveInteger(env.PG_PARALLEL_WORKERS, 0, 'PG_PARALLEL_WORKERS'),
     roles: serviceRoles(env.SERVICE_ROLES),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     limits: { ...DEFAULT_LIMITS },

@@ -150,7 +150,7 @@ export function startBackground(
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const readiness = createReadiness(options.preparing ?? null);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs), readThreads: config.sqliteReadThreads });
+  const db = openDatabase(config.databaseUrl, { searchPath: options.searchPath, ...serviceDatabase(config.limits.operationTimeoutMs), readThreads: config.sqliteReadThreads, parallelWorkers: config.pgParallelWorkers });
   if (options.searchPath) await db.raw('create schema if not exists ??', [options.searchPath]);
   // Another process may hold the lock a while (an import): the migrations wait for it, off the loop.
   if (options.migrate !== false) {

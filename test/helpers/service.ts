@@ -142,6 +142,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config['limit
     // One process, every role (each background role still off by its own setting above).
     workers: 1,
     sqliteReadThreads: 2,
+    pgParallelWorkers: 0,
     roles: [...SERVICE_ROLES],
     metricsToken: undefined,
     limits: { ...DEFAULT_LIMITS, ...overrides },

@@ -41,6 +41,12 @@ export interface DatabaseOptions {
    * (sqlite-readers.ts). None by default.
    */
   readThreads?: number;
+  /**
+   * PostgreSQL: the most workers the server may add to one statement of this pool
+   * (`max_parallel_workers_per_gather`, set on each new connection); the server's own
+   * setting when not given.
+   */
+  parallelWorkers?: number;
 }
 
 export function databaseKind(url: string): DatabaseKind {
@@ -107,9 +113,22 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     log: KNEX_LOG,
     connection: { connectionString: url, connectionTimeoutMillis: 5000, ...timeouts },
     searchPath: options.searchPath ? [options.searchPath] : undefined,
-    pool: { min: 0, max: options.poolSize ?? 10, acquireTimeoutMillis: acquire },
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      acquireTimeoutMillis: acquire,
+      ...(options.parallelWorkers === undefined ? {} : { afterCreate: parallelWorkersSetter(options.parallelWorkers) }),
+    },
     acquireConnectionTimeout: acquire,
   });
+}
+
+/** Sets a new connection's parallel workers per statement (a whole number, written into the statement as such). */
+function parallelWorkersSetter(workers: number) {
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`Nombre de processus parallèles invalide : ${workers}`);
+  return (conn: { query: (sql: string, done: (err: Error | null) => void) => void }, done: (err: Error | null, conn: unknown) => void) => {
+    conn.query(`set max_parallel_workers_per_gather = ${workers}`, (err) => done(err, conn));
+  };
 }
 
 export function kindOf(db: Database): DatabaseKind {
