@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
 import { offLoop } from '../db/sqlite-readers.js';
-import { bestMatches, countMatches, matchingKeys, orderByRelevance, rankKeys, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
+import { bestMatches, countMatches, orderByRelevance, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
 
 export interface SearchPageSpec {
@@ -246,24 +246,24 @@ async function computePage(
     if (rows.length < page.countCap) return { ...slice(inPageOrder(rows, spec.then.order)), total: rows.length };
     return rankedAtCap(db, parsed, spec, page, version, rows.length, among);
   }
-  // The count reads the records passing the filters, up to the cap: below it, they are every
-  // record that passes, and ranking them alone gives the page (see below).
-  const capped = (await spec.base
+  // PostgreSQL: one statement counts the records passing the filters up to the cap, ranks
+  // them (ts_rank for those only, their documents read by the count anyway) and orders them
+  // by rank, the `then` column and key: below the cap they are every record of the answer.
+  // It saves the statement that ranked the passing records by key and the one that looked
+  // each up again to order them (three statements, each checking the filters, now one).
+  const capped = spec.base
     .clone()
-    .join(matchingKeys(db, spec.index, parsed).as('mk'), 'mk.key', spec.key)
-    .select({ k: spec.key })
-    .limit(page.countCap)) as { k: string }[];
-  const total = capped.length;
+    .join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key)
+    .select({ k: spec.key, rank: 'm.rank', t: spec.then.column })
+    .limit(page.countCap);
+  const rows = (await db
+    .select('s.k', db.raw('count(*) over () as n'))
+    .from(capped.as('s'))
+    .orderByRaw(`s.rank desc, s.t ${spec.then.order} nulls last, s.k collate "C"`)
+    .limit(wanted)) as { k: string; n: number | string }[];
+  const total = Number(rows[0]?.n ?? 0);
   if (!total) return { keys: [], hasMore: false, total: 0 };
-  if (spec.filtered && total < page.countCap) {
-    // Every passing record is known: rank those alone (bm25 or ts_rank for them only) and
-    // order them in one statement, rather than rank every match of the words, most of which
-    // the filters reject. Measured on the large set (SQLite, 200 distinct questions of the
-    // bench's stream, same answers): CPU per question 34 → 24 ms for companies, 15 → 11 ms
-    // for awards.
-    const hits = await rankKeys(db, spec.index, parsed, [...new Set(capped.map((r) => r.k))]);
-    return { ...slice(await passing(db, spec, hits, wanted)), total };
-  }
+  if (total < page.countCap) return { ...slice([...new Set(rows.map((r) => r.k))]), total };
   return rankedAtCap(db, parsed, spec, page, version, total);
 }
 
