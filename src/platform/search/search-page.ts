@@ -1,12 +1,12 @@
 // One page of a domain's search: by relevance then newest then key when words are given, by
 // newest then key otherwise, with a capped count. The domain gives its query with its
 // filters; this module picks how to rank it:
-// - words alone: ranked in the index (`bestMatches`), only the best matches read;
-// - words and filters: the count reads the records passing the filters up to its cap; below
-//   the cap they are all the passing records, ranked alone; at the cap, the best matches of
-//   the index, widened until enough pass the filters (the first of them that pass are the
-//   first overall: a match outside the best read ranks below every one read), and only for
-//   rare passes the whole join ranked by the database;
+// - words: the count reads the records passing the filters (if any) up to its cap, with
+//   their rank; below the cap they are all the records of the answer, ordered alone;
+// - at the cap, the best matches of the index (`bestMatches`), widened until enough pass
+//   the filters (the first of them that pass are the first overall: a match outside the
+//   best read ranks below every one read), and only for rare passes the whole join ranked
+//   by the database;
 // - no words: the filters and the date order, in the database.
 // Measured on the large demo set (2 cores, SQLite): a two-word query matching 30,000 posts
 // took 160–250 ms through the whole join, ranked by the database, and takes a few
@@ -251,6 +251,8 @@ async function computePage(
   // by rank, the `then` column and key: below the cap they are every record of the answer.
   // It saves the statement that ranked the passing records by key and the one that looked
   // each up again to order them (three statements, each checking the filters, now one).
+  // Measured on the large set (200 distinct questions each, in process, alternated): mean
+  // per question 37–46 → 35–44 ms for companies, 18–23 → 17–18 ms for awards.
   const capped = spec.base
     .clone()
     .join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key)
