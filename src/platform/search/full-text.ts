@@ -527,40 +527,6 @@ export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQu
   });
 }
 
-/**
- * The rank of each of these keys that matches the query (the others are left out), the
- * same value `searchMatches` and `bestMatches` give it (bm25's and ts_rank's statistics are
- * the whole index's, whichever documents are asked): ranking a few hundred known records
- * costs one pass over the matches and bm25 for those records only.
- */
-export async function rankKeys(db: Knex, index: SearchIndex, parsed: ParsedQuery, keys: readonly string[]): Promise<SearchHit[]> {
-  if (!keys.length) return [];
-  if (kindOf(db) !== 'sqlite') {
-    const query = tsqueryText(parsed);
-    const rows = (await db
-      .select('key', db.raw('ts_rank(document, ?::tsquery, 1)::float8 as rank', [query]))
-      .from(index.name)
-      .whereRaw('key in (select json_array_elements_text(?::json))', [JSON.stringify(keys)])
-      .whereRaw('document @@ ?::tsquery', [query])) as { key: string; rank: number | string }[];
-    return rows.map((r) => ({ key: r.key, rank: Number(r.rank) }));
-  }
-  const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
-  const match = fts5Query(parsed);
-  return withSqlite(db, (conn) => {
-    const ids = statement(conn, `select id, key from "${keysTable(index)}" where key in (select value from json_each(?))`).all(JSON.stringify(keys)) as { id: number; key: string }[];
-    const keyOf = new Map(ids.map((r) => [r.id, r.key]));
-    // One pass over the matches, bm25 computed for the listed rows only. Not a seek per rowid:
-    // bm25 reads the whole index's statistics of the words at each new FTS5 query, so a
-    // lookup per key cost as much as ranking every match (20 s for 900 keys of a 200,000-
-    // match word); the unary `+` keeps the rowid list from FTS5 (no lookup per rowid).
-    const rows = statement(conn, `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ? and +rowid in (select value from json_each(?))`).all(
-      match,
-      JSON.stringify(ids.map((r) => r.id)),
-    ) as { id: number; rank: number }[];
-    return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));
-  });
-}
-
 /** How many documents match, counted up to `cap` at most (`min(count, cap)`). */
 export async function countMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, cap: number): Promise<number> {
   if (!Number.isInteger(cap) || cap < 0) throw new Error('Plafond de comptage invalide.');

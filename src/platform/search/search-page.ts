@@ -227,53 +227,46 @@ async function computePage(
     return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit, total: await counted(spec.base.clone()) };
   }
 
-  if (kindOf(db) === 'sqlite') {
-    // One statement counts the records passing the filters up to the cap and ranks them (bm25
-    // computed for the passing rows only, in the same pass over the matches), with the column
-    // ordering their ties: below the cap they are every record of the answer, ordered here.
-    // It saves the second pass over the matches that ranked the passing records and the
-    // statement that checked the filters of each again to order them. Measured on the large
-    // set (200 distinct questions of the bench's stream, with the batched reads of a page of
-    // companies, load average 10–12): `entreprises.search` p50 CPU per question 29 → 24 ms.
-    // Not awaited as such: a query builder is a promise-like that would run.
-    const among = (await readsAmongListed(db, parsed, spec, version)) ? spec.among : undefined;
-    const rows = (await spec.base
-      .clone()
-      .join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key)
-      .select({ k: spec.key, rank: 'm.rank', t: spec.then.column })
-      .limit(page.countCap)) as RankedRecord[];
-    if (!rows.length) return { keys: [], hasMore: false, total: 0 };
-    if (rows.length < page.countCap) return { ...slice(inPageOrder(rows, spec.then.order)), total: rows.length };
-    return rankedAtCap(db, parsed, spec, page, version, rows.length, among);
-  }
-  // PostgreSQL: one statement counts the records passing the filters up to the cap, ranks
-  // them (ts_rank for those only, their documents read by the count anyway) and orders them
-  // by rank, the `then` column and key: below the cap they are every record of the answer.
-  // It saves the statement that ranked the passing records by key and the one that looked
-  // each up again to order them (three statements, each checking the filters, now one).
-  // Measured on the large set (200 distinct questions each, in process, alternated): mean
-  // per question 37–46 → 35–44 ms for companies, 18–23 → 17–18 ms for awards.
-  const capped = spec.base
+  // One statement counts the records passing the filters up to the cap and ranks them (bm25
+  // or ts_rank computed for the passing rows only, in the same pass over the matches), with
+  // the column ordering their ties: below the cap they are every record of the answer. It
+  // saves the second pass over the matches that ranked the passing records and the statement
+  // that checked the filters of each again to order them. Measured on the large set (200
+  // distinct questions of the bench's stream each): SQLite, `entreprises.search` p50 CPU per
+  // question 29 → 24 ms (load average 10–12); PostgreSQL, mean per question 37–46 → 35–44
+  // ms for companies, 18–23 → 17–18 ms for awards (alternated).
+  const among = (await readsAmongListed(db, parsed, spec, version)) ? spec.among : undefined;
+  const ranked = spec.base
     .clone()
-    .join(searchMatches(db, spec.index, parsed).as('m'), 'm.key', spec.key)
+    .join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key)
     .select({ k: spec.key, rank: 'm.rank', t: spec.then.column })
     .limit(page.countCap);
-  const rows = (await db
-    .select('s.k', db.raw('count(*) over () as n'))
-    .from(capped.as('s'))
-    .orderByRaw(`s.rank desc, s.t ${spec.then.order} nulls last, s.k collate "C"`)
-    .limit(wanted)) as { k: string; n: number | string }[];
-  const total = Number(rows[0]?.n ?? 0);
+  let total: number;
+  let keys: string[];
+  if (kindOf(db) === 'sqlite') {
+    // Ordered here, in SQLite's own order (`inPageOrder`).
+    const rows = (await ranked) as RankedRecord[];
+    total = rows.length;
+    keys = total < page.countCap ? inPageOrder(rows, spec.then.order) : [];
+  } else {
+    // Ordered by the database, which returns the page's rows and the count.
+    const rows = (await db
+      .select('s.k', db.raw('count(*) over () as n'))
+      .from(ranked.as('s'))
+      .orderByRaw(`s.rank desc, s.t ${spec.then.order} nulls last, s.k collate "C"`)
+      .limit(wanted)) as { k: string; n: number | string }[];
+    total = Number(rows[0]?.n ?? 0);
+    keys = [...new Set(rows.map((r) => r.k))];
+  }
   if (!total) return { keys: [], hasMore: false, total: 0 };
-  if (total < page.countCap) return { ...slice([...new Set(rows.map((r) => r.k))]), total };
-  return rankedAtCap(db, parsed, spec, page, version, total);
+  if (total < page.countCap) return { ...slice(keys), total };
+  return rankedAtCap(db, parsed, spec, page, version, total, among);
 }
 
 /**
- * A page of a question whose count reached `total` (at the cap, or below it for an
- * unfiltered search on PostgreSQL): the best matches of the index, widened until enough pass
- * the filters (all of them when the filters pass everything); past WIDEST, the database ranks
- * the join itself.
+ * A page of a question whose count reached the cap (`total`): the best matches of the index,
+ * widened until enough pass the filters (all of them when the filters pass everything); past
+ * WIDEST, the database ranks the join itself.
  */
 async function rankedAtCap(
   db: Knex,

@@ -1,9 +1,10 @@
 // On PostgreSQL a pool opened with `parallelWorkers` sets `max_parallel_workers_per_gather` on every connection it opens, one without keeps the server's setting, and the API's pool of a running service carries the configured value.
 import { expect } from 'chai';
-import { openDatabase } from '../../../src/platform/db/database.js';
+import type { Knex } from 'knex';
+import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { freshDatabase, startTestService, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
-const shown = async (db: ReturnType<typeof openDatabase>) => String(((await db.raw('show max_parallel_workers_per_gather')) as { rows: { max_parallel_workers_per_gather: string }[] }).rows[0]?.max_parallel_workers_per_gather);
+const shown = async (db: Knex) => String(((await db.raw('show max_parallel_workers_per_gather')) as { rows: { max_parallel_workers_per_gather: string }[] }).rows[0]?.max_parallel_workers_per_gather);
 
 describe('parallel workers per statement on PostgreSQL', () => {
   let database: TestDatabaseUrl;
@@ -22,7 +23,7 @@ describe('parallel workers per statement on PostgreSQL', () => {
     const three = openDatabase(database.databaseUrl, { parallelWorkers: 3, poolSize: 3 });
     try {
       // Held together, the statements open every connection of each pool.
-      const held = (db: ReturnType<typeof openDatabase>) => db.transaction(async (trx) => String(((await trx.raw('show max_parallel_workers_per_gather')) as { rows: { max_parallel_workers_per_gather: string }[] }).rows[0]?.max_parallel_workers_per_gather));
+      const held = (db: Database) => db.transaction((trx) => shown(trx));
       expect(await Promise.all([held(none), held(none), held(none)])).to.deep.equal(['0', '0', '0']);
       expect(await Promise.all([held(three), held(three), held(three)])).to.deep.equal(['3', '3', '3']);
       expect(await shown(plain)).to.equal(server);
