@@ -4,7 +4,7 @@
 // No column for a natural person's civil name, birth, address, nor any contact detail.
 import type { Knex } from 'knex';
 import { ANNOUNCEMENTS_SEARCH } from '../domains/announcements/search-index.js';
-import { createSearchIndex, dropSearchIndex } from '../platform/search/full-text.js';
+import { createSearchIndex, dropSearchIndex, inOwnTable } from '../platform/search/full-text.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('announcements', (t) => {
@@ -52,11 +52,11 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['announcement_id', 'siren']);
     t.index(['siren', 'date_parution']);
   });
-  await createSearchIndex(knex, ANNOUNCEMENTS_SEARCH);
+  await createSearchIndex(knex, inOwnTable(ANNOUNCEMENTS_SEARCH));
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await dropSearchIndex(knex, ANNOUNCEMENTS_SEARCH);
+  await dropSearchIndex(knex, inOwnTable(ANNOUNCEMENTS_SEARCH));
   await knex.schema.dropTableIfExists('announcement_sirens');
   await knex.schema.dropTableIfExists('announcements');
 }

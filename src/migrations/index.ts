@@ -38,6 +38,7 @@ import * as departmentListing from './0033-department-listing.js';
 import * as deferredIndexes from './0034-deferred-indexes.js';
 import * as quotaCountersPerGroup from './0035-quota-counters-per-group.js';
 import * as quotaLogBounds from './0036-quota-log-bounds.js';
+import * as searchDocumentsInRecords from './0037-search-documents-in-records.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0034-deferred-indexes': deferredIndexes,
   '0035-quota-counters-per-group': quotaCountersPerGroup,
   '0036-quota-log-bounds': quotaLogBounds,
+  '0037-search-documents-in-records': searchDocumentsInRecords,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -12,6 +12,8 @@ export const ANNOUNCEMENTS_SEARCH = defineSearchIndex({
     { name: 'activite', weight: 'C' },
     { name: 'lieu', weight: 'D' },
   ],
+  // PostgreSQL: a filtered search intersects the words' GIN index with the filter's B-tree.
+  postgresRecords: { table: 'announcements', key: 'id' },
 });
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p): p is string => !!p).join(' ') || null;

@@ -10,6 +10,8 @@ export const AWARDS_SEARCH = defineSearchIndex({
     { name: 'acheteur', weight: 'B' },
     { name: 'titulaires', weight: 'C' },
   ],
+  // PostgreSQL: a filtered search intersects the words' GIN index with the filter's B-tree.
+  postgresRecords: { table: 'awards', key: 'award_key' },
 });
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p): p is string => !!p).join(' ') || null;

@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { cachedSearch, searchDataVersion, tablesOf, type DataVersion } from './search-cache.js';
 import { kindOf } from '../db/database.js';
 import { offLoop } from '../db/sqlite-readers.js';
-import { bestMatches, countMatches, orderByRelevance, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
+import { bestMatches, countMatches, matchingRecords, orderByRelevance, searchIndexTable, searchMatches, type SearchHit, type SearchIndex } from './full-text.js';
 import type { ParsedQuery } from './query-syntax.js';
 
 export interface SearchPageSpec {
@@ -188,10 +188,29 @@ function inPageOrder(rows: readonly RankedRecord[], order: 'asc' | 'desc'): stri
   return unique.map((r) => r.k);
 }
 
+/**
+ * The records passing the filters that match the words, as `{ k, rank }` plus `extra`
+ * columns: on PostgreSQL, for an index whose documents are in the records' table
+ * (`postgresRecords`) and a domain query reading that table under the key's alias, in one
+ * scan of the table (`matchingRecords`); otherwise the domain's query joined to the matches.
+ */
+function rankedRecords(db: Knex, parsed: ParsedQuery, spec: SearchPageSpec, among: Knex.QueryBuilder | undefined, extra: Record<string, string> = {}): Knex.QueryBuilder {
+  const [alias, column] = spec.key.split('.');
+  const records = spec.index.postgresRecords;
+  if (!among && alias && records && column === records.key && new RegExp(`\\bfrom "${records.table}" as "${alias}"`).test(spec.base.toSQL().sql)) {
+    const direct = matchingRecords(db, spec.index, parsed, spec.base.clone(), alias);
+    if (direct) return direct.records.select({ k: spec.key, ...extra }, direct.rank);
+  }
+  return spec.base
+    .clone()
+    .join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key)
+    .select({ k: spec.key, rank: 'm.rank', ...extra });
+}
+
 export async function searchPage(db: Knex, parsed: ParsedQuery | null, spec: SearchPageSpec, page: { offset: number; limit: number; countCap: number }): Promise<SearchPage> {
   const { sql, bindings } = spec.base.toSQL();
   const question = JSON.stringify([spec.index.name, sql, bindings, parsed?.canonical ?? null, spec.key, spec.then, spec.filtered, page.offset, page.limit, page.countCap]);
-  const tables = [...tablesOf(sql), ...(spec.among ? tablesOf(spec.among.toSQL().sql) : []), spec.index.name];
+  const tables = [...tablesOf(sql), ...(spec.among ? tablesOf(spec.among.toSQL().sql) : []), searchIndexTable(db, spec.index)];
   const version = await searchDataVersion(db, tables);
   // SQLite: computed in the reading threads when the database has some, off the event loop.
   const found = await cachedSearch(db, spec.index.name, version?.of(tables) ?? null, question, () => offLoop(db, () => computePage(db, parsed, spec, page, version)));
@@ -236,11 +255,7 @@ async function computePage(
   // question 29 → 24 ms (load average 10–12); PostgreSQL, mean per question 37–46 → 35–44
   // ms for companies, 18–23 → 17–18 ms for awards (alternated).
   const among = (await readsAmongListed(db, parsed, spec, version)) ? spec.among : undefined;
-  const ranked = spec.base
-    .clone()
-    .join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key)
-    .select({ k: spec.key, rank: 'm.rank', t: spec.then.column })
-    .limit(page.countCap);
+  const ranked = rankedRecords(db, parsed, spec, among, { t: spec.then.column }).limit(page.countCap);
   let total: number;
   let keys: string[];
   if (kindOf(db) === 'sqlite') {
@@ -290,7 +305,7 @@ async function rankedAtCap(
   // 378–408 → 197–220 ms.
   while (!among) {
     // The index's ranking alone, shared by every filter and page of the same words.
-    const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([spec.index.name]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
+    const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([searchIndexTable(db, spec.index)]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
       bestMatches(db, spec.index, parsed, read),
     );
     const ranked = await passing(db, spec, hits, wanted);
@@ -304,10 +319,10 @@ async function rankedAtCap(
     if (needed > WIDEST) break;
     read = Math.min(Math.max(needed, read * 2), WIDEST);
   }
-  const rows = (await orderByRelevance(db, spec.base.clone().join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key).select({ k: spec.key, rank: 'm.rank' }), {
-    rank: 'm.rank',
-    then: [spec.then],
-    key: spec.key,
+  const rows = (await orderByRelevance(db, db.select('r.k').from(rankedRecords(db, parsed, spec, among, { t: spec.then.column }).as('r')), {
+    rank: 'r.rank',
+    then: [{ column: 'r.t', order: spec.then.order }],
+    key: 'r.k',
   })
     .offset(page.offset)
     .limit(page.limit + 1)) as { k: string }[];

@@ -1,4 +1,4 @@
-// French full-text search matches identically on SQLite FTS5 and PostgreSQL (run with TEST_DB=postgres too): folded case and accents both ways, all words required, exact phrases within one field, comma OR, prefix on the last word, ranking and stable ties, pagination, capped counts, replace and delete by key, and user text that never reaches SQL or the FTS syntax.
+// French full-text search matches identically on SQLite FTS5 and PostgreSQL (run with TEST_DB=postgres too), with the documents in their own table or, on PostgreSQL, in their records' table: folded case and accents both ways, all words required, exact phrases within one field, comma OR, prefix on the last word, ranking and stable ties, pagination, capped counts, replace and delete by key, and user text that never reaches SQL or the FTS syntax.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import {
@@ -10,6 +10,8 @@ import {
   dropSearchIndex,
   indexedWords,
   matchingKeys,
+  matchingRecords,
+  searchIndexTable,
   orderByRelevance,
   searchKeys,
   searchMatches,
@@ -436,6 +438,91 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
       } finally {
         await dropSearchIndex(db, BATCHED);
       }
+    });
+  });
+
+  // PostgreSQL: the documents in a column of the records' table, matched alike.
+  (usingPostgres ? describe : describe.skip)("with the documents in the records' table (PostgreSQL)", () => {
+    const IN_RECORDS = defineSearchIndex({ name: 'fiche_search', columns: INDEX.columns, postgresRecords: { table: 'fiches', key: 'id' } });
+    /** Every document of the corpus has its record but the last: a document without its record is not kept. */
+    const recorded = docs.slice(0, -1);
+    const expectedRecorded = (parsed: ParsedQuery) => expected(parsed, recorded);
+    before(async () => {
+      await db.schema.createTable('fiches', (t) => {
+        t.string('id').primary();
+        t.string('departement').notNullable();
+      });
+      await db('fiches').insert(recorded.map((d, i) => ({ id: d.key, departement: i % 2 ? '69' : '75' })));
+      await createSearchIndex(db, IN_RECORDS);
+      await upsertSearchDocuments(db, IN_RECORDS, docs);
+    });
+
+    it("keeps the documents in the records' table, and matches, ranks and counts as the reference", async () => {
+      expect(searchIndexTable(db, IN_RECORDS)).to.equal('fiches');
+      expect(await db.schema.hasTable('fiche_search')).to.equal(false);
+      for (const query of ['electricite', 'ecole', 'travaux, peinture', 'ecol', '"ecole maternelle"']) {
+        const parsed = parseQuery(query);
+        const want = expectedRecorded(parsed);
+        expect((await searchKeys(db, IN_RECORDS, parsed, { limit: 100 })).map((h) => h.key).sort(), query).to.deep.equal(want);
+        expect(((await matchingKeys(db, IN_RECORDS, parsed)) as { key: string }[]).map((r) => r.key).sort(), query).to.deep.equal(want);
+        expect(await countMatches(db, IN_RECORDS, parsed, 1000), query).to.equal(want.length);
+        // The same ranks as the documents in their own table.
+        expect(await searchKeys(db, IN_RECORDS, parsed, { limit: 100 }), query).to.deep.equal(await searchKeys(db, INDEX, parsed, { limit: 100 }).then((hits) => hits.filter((h) => want.includes(h.key))));
+        if (want.length) expect((await bestMatches(db, IN_RECORDS, parsed, 1)).map((h) => h.key)[0]).to.equal((await searchKeys(db, IN_RECORDS, parsed, { limit: 1 }))[0]?.key);
+      }
+    });
+
+    it('reads the filters and the words in one scan of the records, with the same ranks as the join', async () => {
+      const parsed = parseQuery('ecole');
+      const direct = matchingRecords(db, IN_RECORDS, parsed, db('fiches as f').where('f.departement', '75'), 'f');
+      expect(direct).to.not.equal(undefined);
+      const rows = (await direct?.records.select('f.id', direct.rank).orderBy('f.id')) as { id: string; rank: number }[];
+      const joined = (await db('fiches as f')
+        .where('f.departement', '75')
+        .join(searchMatches(db, IN_RECORDS, parsed).as('m'), 'm.key', 'f.id')
+        .select('f.id', 'm.rank')
+        .orderBy('f.id')) as { id: string; rank: number }[];
+      expect(rows.length).to.be.greaterThan(0);
+      expect(rows).to.deep.equal(joined);
+      expect(matchingRecords(db, INDEX, parsed, db('fiches as f'), 'f')).to.equal(undefined);
+      expect(() => matchingRecords(db, IN_RECORDS, parsed, db('fiches as f'), 'f"; drop')).to.throw('Alias invalide');
+    });
+
+    it('replaces and deletes a document in its record, which stays; a deleted record takes its document', async () => {
+      await db('fiches').insert([
+        { id: 'tmp-r1', departement: '13' },
+        { id: 'tmp-r2', departement: '13' },
+      ]);
+      await upsertSearchDocuments(db, IN_RECORDS, [
+        { key: 'tmp-r1', fields: { titre: 'Ravalement de façade' } },
+        { key: 'tmp-r2', fields: { titre: 'Ravalement et zinguerie' } },
+      ]);
+      expect(await countMatches(db, IN_RECORDS, parseQuery('ravalement'), 10)).to.equal(2);
+      await upsertSearchDocuments(db, IN_RECORDS, [{ key: 'tmp-r1', fields: { titre: 'Démolition' } }]);
+      expect((await searchKeys(db, IN_RECORDS, parseQuery('ravalement'), { limit: 5 })).map((h) => h.key)).to.deep.equal(['tmp-r2']);
+      await deleteSearchDocuments(db, IN_RECORDS, ['tmp-r1', 'inconnue']);
+      expect(await countMatches(db, IN_RECORDS, parseQuery('demolition'), 10)).to.equal(0);
+      expect(await db('fiches').where('id', 'tmp-r1').first('id')).to.deep.equal({ id: 'tmp-r1' });
+      await db('fiches').where('id', 'tmp-r2').delete();
+      expect(await countMatches(db, IN_RECORDS, parseQuery('ravalement'), 10)).to.equal(0);
+      await db('fiches').where('id', 'tmp-r1').delete();
+    });
+
+    it("drops the records' column, not the records", async () => {
+      const OTHER = defineSearchIndex({ name: 'autre_search', columns: ['nom'], postgresRecords: { table: 'autres', key: 'id' } });
+      await db.schema.createTable('autres', (t) => t.string('id').primary());
+      await db('autres').insert({ id: 'a1' });
+      await createSearchIndex(db, OTHER);
+      expect(await db.schema.hasColumn('autres', 'document')).to.equal(true);
+      await dropSearchIndex(db, OTHER);
+      expect(await db.schema.hasColumn('autres', 'document')).to.equal(false);
+      expect(await db('autres').count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+      await db.schema.dropTable('autres');
+    });
+
+    it("refuses a records' table or key that is not a plain name", () => {
+      expect(() => defineSearchIndex({ name: 'x_search', columns: ['nom'], postgresRecords: { table: 'fiches; drop', key: 'id' } })).to.throw('table des fiches invalide');
+      expect(() => defineSearchIndex({ name: 'x_search', columns: ['nom'], postgresRecords: { table: 'fiches', key: 'document' } })).to.throw('table des fiches invalide');
     });
   });
 });

@@ -8,6 +8,7 @@ import { searchPage } from '../../../src/platform/search/search-page.js';
 import { searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
 import { sqliteVersionTriggers } from '../../../src/migrations/0032-sqlite-search-versions.js';
 import { SEARCHED_TABLES } from '../../../src/migrations/0030-search-under-load.js';
+import { TABLES_MOVED_TO_RECORDS } from '../../../src/migrations/0037-search-documents-in-records.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
 const INDEX = defineSearchIndex({ name: 'cache_search', columns: [{ name: 'titre', weight: 'A' }] });
@@ -165,11 +166,14 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
 
   it('counts the writes of every searched table of the schema (a counter, and triggers on the table or its full-text keys)', async () => {
     const counters = ((await db('search_data_versions').select('name')) as { name: string }[]).map((r) => r.name);
-    expect(counters).to.include.members([...SEARCHED_TABLES]);
+    // PostgreSQL: the awards' and announcements' documents are columns of their records' tables.
+    const searched = usingPostgres ? SEARCHED_TABLES.filter((t) => !TABLES_MOVED_TO_RECORDS.includes(t)) : SEARCHED_TABLES;
+    expect(counters).to.include.members([...searched]);
+    if (usingPostgres) for (const table of TABLES_MOVED_TO_RECORDS) expect(counters).to.not.include(table);
     const triggers = usingPostgres
       ? ((await db.raw("select c.relname as tbl, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'search_data_changed'")).rows as { tbl: string; name: string }[])
       : ((await db.raw("select tbl_name as tbl, name from sqlite_master where type = 'trigger'")) as { tbl: string; name: string }[]);
-    for (const table of SEARCHED_TABLES) {
+    for (const table of searched) {
       if (usingPostgres) expect(triggers.some((t) => t.tbl === table), table).to.equal(true);
       else {
         const keys = `${table}_keys`;

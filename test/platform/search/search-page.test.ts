@@ -1,4 +1,4 @@
-// A search page answers exactly what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat; on SQLite the page's statements run in reading threads, the reference on the connection.
+// A search page answers exactly (with the documents in their own table, and on PostgreSQL in a column of the records' table) what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat; on SQLite the page's statements run in reading threads, the reference on the connection.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
@@ -6,7 +6,15 @@ import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { readsAmongListed, searchPage, type SearchPageSpec } from '../../../src/platform/search/search-page.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
 
-const INDEX = defineSearchIndex({ name: 'page_search', columns: [{ name: 'titre', weight: 'A' }, { name: 'texte', weight: 'B' }] });
+const COLUMNS = [
+  { name: 'titre', weight: 'A' as const },
+  { name: 'texte', weight: 'B' as const },
+];
+const LAYOUTS = [
+  { label: 'documents in their own table', index: defineSearchIndex({ name: 'page_search', columns: COLUMNS }) },
+  // PostgreSQL only: SQLite keeps its FTS5 table whatever the declaration.
+  ...(usingPostgres ? [{ label: "documents in the records' table", index: defineSearchIndex({ name: 'page_search', columns: COLUMNS, postgresRecords: { table: 'page_records', key: 'id' } }) }] : []),
+];
 const WORDS = ['toiture', 'ecole', 'zinc', 'voirie', 'gymnase', 'peinture', 'charpente', 'isolation'];
 const DEPARTEMENTS = ['29', '35', '56', '22'];
 
@@ -27,7 +35,8 @@ function corpus(): { id: string; titre: string; texte: string; departement: stri
   });
 }
 
-describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function () {
+for (const { label, index: INDEX } of LAYOUTS)
+describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, function () {
   this.timeout(60000);
   let database: TestDatabaseUrl;
   let db: Database;
