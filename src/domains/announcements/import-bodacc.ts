@@ -41,7 +41,7 @@ import { departementOfPostalCode, isoDate } from '../../import/fields.js';
 import { upsertRows, insertIgnoring, deleteWhereIn } from '../../import/upsert.js';
 import { maskContactDetails } from '../../import/contact-details.js';
 import { DEPARTEMENTS } from '../reference/lists.js';
-import { reindexAnnouncements } from './search-index.js';
+import { reindexAnnouncements, withAnnouncementDocuments } from './search-index.js';
 import type { AnnouncementRow } from './rows.js';
 
 type Raw = Record<string, unknown>;
@@ -297,7 +297,7 @@ export const bodacc: Importer<Raw, AnnouncementRow> = {
   map: mapAnnouncement,
   sortKey: (row) => row.id,
   async write(trx, rows) {
-    const { applied, ...result } = await upsertRows(trx, 'announcements', 'id', rows, { keepOnUpdate: ['ingested_at'] });
+    const { applied, ...result } = await upsertRows(trx, 'announcements', 'id', withAnnouncementDocuments(trx, rows), { keepOnUpdate: ['ingested_at'] });
     await reindexAnnouncements(trx, applied);
     // The SIRENs of each announcement written, replaced (a corrected record may cite others).
     const ids = [...new Set(applied.map((r) => r.id))];

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { kindOf } from '../../platform/db/database.js';
-import { reindexAwards } from './search-index.js';
+import { awardDocument, reindexAwards } from './search-index.js';
 import { jsonRecords, JSON_LAYOUTS, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
 import type { AwardAmendment, AwardRow } from './rows.js';
@@ -198,6 +198,9 @@ export async function directoryNames(trx: Knex, sirens: readonly string[]): Prom
   return out;
 }
 
+/** What an award's search document is made of: its object, its buyer's name, its winners'. */
+const searchText = (r: AwardRow & { searchBuyer: string | null }) => ({ award_key: r.award_key, objet: r.objet, acheteur_nom: r.searchBuyer, winners: [...r.winners, ...r.titulaires_autres] });
+
 /**
  * Writes awards (DECP, or a BOAMP award notice's results): their buyers, the awards, their
  * winners and search documents. A buyer or winner published without a name takes the
@@ -228,13 +231,15 @@ export async function writeAwards(trx: Knex.Transaction, rows: AwardRow[], now: 
     trx,
     'awards',
     'award_key',
-    rows.map(({ winners: _w, titulaires_autres, modifications, ...r }) => ({ ...r, titulaires_autres: JSON.stringify(titulaires_autres), modifications: JSON.stringify(modifications) })),
+    rows.map(({ winners: _w, titulaires_autres, modifications, ...r }, i) => ({
+      ...r,
+      titulaires_autres: JSON.stringify(titulaires_autres),
+      modifications: JSON.stringify(modifications),
+      ...awardDocument(trx, searchText(named[i] as (typeof named)[number])),
+    })),
     { keepOnUpdate: ['ingested_at'] },
   );
-  await reindexAwards(
-    trx,
-    named.map((r) => ({ award_key: r.award_key, objet: r.objet, acheteur_nom: r.searchBuyer, winners: [...r.winners, ...r.titulaires_autres] })),
-  );
+  await reindexAwards(trx, named.map(searchText));
   const keys = rows.map((r) => r.award_key);
   for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
   const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));

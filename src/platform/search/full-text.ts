@@ -54,9 +54,10 @@ export interface SearchIndex {
  * filtering the records (a department, a family) reads the GIN index and the filter's B-tree
  * together (a BitmapAnd) before reading any row, instead of checking every match against its
  * record. Measured on the large set's awards (« menuiseries interieures » in the Finistère):
- * the capped count 173–273 → 8.4–12 ms. A document is written into its record's row, so the
- * record is written first (in the same transaction); a document whose record does not exist
- * is not kept, and deleting a record deletes its document. SQLite keeps its FTS5 table.
+ * the capped count 173–273 → 8.4–12 ms. A record is best written with its document
+ * (`recordDocument`, in the record's own statement); `upsertSearchDocuments` updates the
+ * documents of records already written, and ignores a document whose record does not exist.
+ * Deleting a record deletes its document. SQLite keeps its FTS5 table.
  */
 export interface PostgresRecords {
   /** The records' table. */
@@ -387,6 +388,25 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
       (json) => trx.raw(sql, [json]),
     );
   await (db.isTransaction ? run(db) : db.transaction(run));
+}
+
+/**
+ * Whether the index's documents are a column of their records' table on this engine
+ * (PostgreSQL, `postgresRecords`): then a record is written with its document
+ * (`recordDocument`) in the record's own statement, rather than indexed after it.
+ */
+export function documentsInRecords(db: Knex, index: SearchIndex): boolean {
+  return !!recordsOf(db, index);
+}
+
+/**
+ * A record's search document, as the value of its `document` column (`documentsInRecords`).
+ * Written with the record, one version of its row; written after it (`upsertSearchDocuments`),
+ * the update made a second: a first load of the large set's awards left the table 790 MB
+ * instead of 485 MB until a full vacuum.
+ */
+export function recordDocument(index: SearchIndex, fields: SearchDocument['fields']): string {
+  return tsvectorLiteral(index, indexedWords(index, fields));
 }
 
 /** Removes the documents of these keys (unknown keys are ignored). */
