@@ -7,41 +7,38 @@
 // could find it). The search result cache's counters of the old tables go with them; the
 // records' tables have theirs (migration 0030). SQLite keeps its FTS5 tables: nothing changes.
 import type { Knex } from 'knex';
-import { ANNOUNCEMENTS_SEARCH } from '../domains/announcements/search-index.js';
-import { AWARDS_SEARCH } from '../domains/awards/search-index.js';
 import { kindOf } from '../platform/db/database.js';
-import { createSearchIndex, dropSearchIndex, inOwnTable, type SearchIndex } from '../platform/search/full-text.js';
+import { documentIndexSql } from '../platform/search/full-text.js';
 
-const MOVED: readonly SearchIndex[] = [AWARDS_SEARCH, ANNOUNCEMENTS_SEARCH];
+/** The search tables moved, and their records' tables and keys (as the indexes declare them: `postgresRecords`). */
+const MOVED = [
+  { name: 'awards_search', table: 'awards', key: 'award_key' },
+  { name: 'announcements_search', table: 'announcements', key: 'id' },
+] as const;
 
 /** PostgreSQL: the search tables dropped here (their documents are in their records' tables). */
-export const TABLES_MOVED_TO_RECORDS: readonly string[] = MOVED.map((index) => index.name);
-
-/** The version counter and its trigger of a searched table (migration 0030), on a table created here. */
-async function countChanges(knex: Knex, table: string): Promise<void> {
-  await knex.raw('insert into search_data_versions (name) values (?) on conflict (name) do nothing', [table]);
-  await knex.raw(`create trigger search_data_changed after insert or update or delete or truncate on ?? for each statement execute function search_data_changed()`, [table]);
-}
+export const TABLES_MOVED_TO_RECORDS: readonly string[] = MOVED.map((m) => m.name);
 
 export async function up(knex: Knex): Promise<void> {
   if (kindOf(knex) !== 'postgres') return;
-  for (const index of MOVED) {
-    const records = index.postgresRecords as { table: string; key: string };
-    await knex.raw(`alter table ?? add column document tsvector`, [records.table]);
-    await knex.raw(`update ?? as r set document = s.document from ?? as s where s.key = r.??`, [records.table, index.name, records.key]);
-    await knex.raw(`create index ?? on ?? using gin (document)`, [`${records.table}_document`, records.table]);
-    await knex.raw('drop table ??', [index.name]);
-    await knex.raw('delete from search_data_versions where name = ?', [index.name]);
+  for (const { name, table, key } of MOVED) {
+    await knex.raw('alter table ?? add column document tsvector', [table]);
+    await knex.raw('update ?? as r set document = s.document from ?? as s where s.key = r.??', [table, name, key]);
+    await knex.raw(documentIndexSql(table));
+    await knex.raw('drop table ??', [name]);
+    await knex.raw('delete from search_data_versions where name = ?', [name]);
   }
 }
 
 export async function down(knex: Knex): Promise<void> {
   if (kindOf(knex) !== 'postgres') return;
-  for (const index of MOVED) {
-    const records = index.postgresRecords as { table: string; key: string };
-    await createSearchIndex(knex, inOwnTable(index));
-    await knex.raw(`insert into ?? (key, document) select ??, document from ?? where document is not null`, [index.name, records.key, records.table]);
-    await dropSearchIndex(knex, index);
-    await countChanges(knex, index.name);
+  for (const { name, table, key } of MOVED) {
+    await knex.raw('create table ?? (key text primary key, document tsvector not null)', [name]);
+    await knex.raw('insert into ?? (key, document) select ??, document from ?? where document is not null', [name, key, table]);
+    await knex.raw(documentIndexSql(name));
+    await knex.raw('alter table ?? drop column document', [table]);
+    // The table's version counter and its trigger, as migration 0030 made them.
+    await knex.raw('insert into search_data_versions (name) values (?) on conflict (name) do nothing', [name]);
+    await knex.raw('create trigger search_data_changed after insert or update or delete or truncate on ?? for each statement execute function search_data_changed()', [name]);
   }
 }

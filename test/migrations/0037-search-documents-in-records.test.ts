@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { ANNOUNCEMENTS_SEARCH } from '../../src/domains/announcements/search-index.js';
 import { AWARDS_SEARCH } from '../../src/domains/awards/search-index.js';
-import { down, up } from '../../src/migrations/0037-search-documents-in-records.js';
+import { down, TABLES_MOVED_TO_RECORDS, up } from '../../src/migrations/0037-search-documents-in-records.js';
 import { searchKeys, upsertSearchDocuments } from '../../src/platform/search/full-text.js';
 import { parseQuery } from '../../src/platform/search/query-syntax.js';
 import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../helpers/service.js';
@@ -17,6 +17,14 @@ describe(`migration 0037, search documents in their records (${usingPostgres ? '
   after(() => migrated.close());
 
   const found = async (query: string) => (await searchKeys(migrated.db, AWARDS_SEARCH, parseQuery(query), { limit: 10 })).map((h) => h.key);
+
+  it('moves the indexes declared with their documents in their records', () => {
+    expect(TABLES_MOVED_TO_RECORDS).to.deep.equal([AWARDS_SEARCH.name, ANNOUNCEMENTS_SEARCH.name]);
+    expect([AWARDS_SEARCH.postgresRecords, ANNOUNCEMENTS_SEARCH.postgresRecords]).to.deep.equal([
+      { table: 'awards', key: 'award_key' },
+      { table: 'announcements', key: 'id' },
+    ]);
+  });
 
   it('moves the documents back and forth, the orphans dropped, the counters following the tables', async () => {
     const { db } = migrated;
