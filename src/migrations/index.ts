@@ -39,6 +39,7 @@ import * as deferredIndexes from './0034-deferred-indexes.js';
 import * as quotaCountersPerGroup from './0035-quota-counters-per-group.js';
 import * as quotaLogBounds from './0036-quota-log-bounds.js';
 import * as searchDocumentsInRecords from './0037-search-documents-in-records.js';
+import * as companyDepartmentsList from './0038-company-departments-list.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0035-quota-counters-per-group': quotaCountersPerGroup,
   '0036-quota-log-bounds': quotaLogBounds,
   '0037-search-documents-in-records': searchDocumentsInRecords,
+  '0038-company-departments-list': companyDepartmentsList,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -14,6 +14,10 @@ export const COMPANIES_SEARCH = defineSearchIndex({
     { name: 'activite', weight: 'B' },
     { name: 'lieu', weight: 'C' },
   ],
+  // PostgreSQL: a search in a department reads the words' matches among the companies with
+  // an establishment there (the departments of all their establishments, a superset of the
+  // filter's active ones), the two GIN indexes intersected.
+  postgresLists: ['departements'],
 });
 
 const NAF_LABELS = new Map(NAF_SECTION_F.map((n) => [n.code, n.libelle]));
@@ -48,12 +52,13 @@ interface PlaceFields {
   commune: string | null;
   enseigne: string | null;
   code_postal: string | null;
+  departement: string | null;
 }
 
 /** The columns of `companies` a document is made of (`CompanyIndexFields`). */
 export const COMPANY_INDEX_COLUMNS = ['siren', 'denomination', 'sigle', 'nom_personne', 'denomination_usuelle', 'activite_principale', 'nomenclature_activite', 'activite_principale_naf25', 'unit_known'] as const;
 const REGISTER_COLUMNS = ['siren', 'denomination', 'activite_principale', 'siege_code_postal', 'siege_commune'] as const;
-const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal'] as const;
+const PLACE_COLUMNS = ['siren', 'siret', 'commune', 'enseigne', 'code_postal', 'departement'] as const;
 
 /** Adds the words of `value` once (the document keeps the first occurrence of each value). */
 function addOnce(parts: string[], seen: Set<string>, value: string | null): void {
@@ -65,7 +70,8 @@ function addOnce(parts: string[], seen: Set<string>, value: string | null): void
 
 /**
  * A company's document: its names and the signs of its establishments, its activity (code
- * and label), and the towns and postal codes of its establishments (in SIRET order).
+ * and label), and the towns and postal codes of its establishments (in SIRET order); the
+ * departments of its establishments, open or closed, as its list (`postgresLists`).
  */
 function companyDocument(c: CompanyIndexFields, places: readonly PlaceFields[] | undefined): SearchDocument {
   const names = [c.denomination, c.sigle, c.denomination_usuelle, c.nom_personne].filter((p): p is string => !!p);
@@ -92,6 +98,7 @@ function companyDocument(c: CompanyIndexFields, places: readonly PlaceFields[] |
       activite: activite || null,
       lieu,
     },
+    lists: { departements: (places ?? []).map((p) => p.departement).filter((d): d is string => !!d) },
   };
 }
 

@@ -360,6 +360,8 @@ export async function searchCompanies(
   // A department lists its companies with an active establishment there (every company the
   // filter lets through): broad words are matched among them rather than each match checked.
   const among = filters.dept ? db('establishments as e').select('e.siren').where('e.departement', filters.dept).andWhere('e.etat', 'A') : undefined;
-  const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered, among }, page);
+  // PostgreSQL: the matches read among the documents listing the department (the filter stays in `base`).
+  const narrow = filters.dept ? { departements: [filters.dept] } : undefined;
+  const found = await searchPage(db, parsed, { index: COMPANIES_SEARCH, base, key: 'c.siren', then: { column: 'c.date_creation', order: 'desc' }, filtered, among, narrow }, page);
   return { sirens: found.keys, hasMore: found.hasMore, total: found.total };
 }

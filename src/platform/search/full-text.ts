@@ -46,6 +46,8 @@ export interface SearchIndex {
   readonly name: string;
   readonly columns: readonly SearchColumn[];
   readonly postgresRecords?: PostgresRecords;
+  /** PostgreSQL: the lists of values the documents carry beside their words (see `SearchIndexDefinition.postgresLists`). */
+  readonly postgresLists?: readonly string[];
 }
 
 /**
@@ -72,6 +74,16 @@ export interface SearchIndexDefinition {
   columns: readonly (string | { name: string; weight?: SearchWeight })[];
   /** PostgreSQL: the documents in a column of the records' table (see `PostgresRecords`). */
   postgresRecords?: PostgresRecords;
+  /**
+   * PostgreSQL, an index in a table of its own: `text[]` columns of the search table (GIN
+   * index `<table>_<list>` each), a list of values per document (`SearchDocument.lists`)
+   * that holds, for every record a domain filter lets through, the value the filter asks
+   * for: the companies' departments of their establishments. A search narrowed by a list
+   * (`searchMatches`'s `narrow`) reads its matches among the documents listing a value,
+   * the two GIN indexes intersected before any row is read; the domain's query keeps the
+   * filter itself, so that the answer stays exact. SQLite ignores the lists.
+   */
+  postgresLists?: readonly string[];
 }
 
 const IDENTIFIER = /^[a-z][a-z0-9_]{0,39}$/;
@@ -88,6 +100,13 @@ export function defineSearchIndex(definition: SearchIndexDefinition): SearchInde
   });
   if (new Set(columns.map((c) => c.name)).size !== columns.length) throw new Error(`Index ${name} : colonne en double.`);
   const records = definition.postgresRecords;
+  const lists = definition.postgresLists;
+  if (lists) {
+    if (records) throw new Error(`Index ${name} : des listes seulement dans une table de l'index.`);
+    if (!lists.length || new Set(lists).size !== lists.length || lists.some((l) => !IDENTIFIER.test(l) || RESERVED.has(l) || columns.some((c) => c.name === l)))
+      throw new Error(`Index ${name} : listes invalides.`);
+    return Object.freeze({ name, columns: Object.freeze(columns), postgresLists: Object.freeze([...lists]) });
+  }
   if (!records) return Object.freeze({ name, columns: Object.freeze(columns) });
   if (!IDENTIFIER.test(records.table) || !IDENTIFIER.test(records.key) || records.key === 'document') throw new Error(`Index ${name} : table des fiches invalide.`);
   return Object.freeze({ name, columns: Object.freeze(columns), postgresRecords: Object.freeze({ table: records.table, key: records.key }) });
@@ -105,7 +124,7 @@ export function searchIndexTable(db: Knex, index: SearchIndex): string {
   return recordsOf(db, index)?.table ?? index.name;
 }
 
-/** The index as its own table, whatever its declaration: the layout of the migrations written before `postgresRecords`. */
+/** The index as its own table of documents alone, whatever its declaration: the layout of the migrations written before `postgresRecords` and `postgresLists`. */
 export function inOwnTable(index: SearchIndex): SearchIndex {
   return Object.freeze({ name: index.name, columns: index.columns });
 }
@@ -123,10 +142,15 @@ export async function createSearchIndex(db: Knex, index: SearchIndex): Promise<v
     await db.raw(`alter table "${index.postgresRecords.table}" add column document tsvector`);
     await db.raw(documentIndexSql(index.postgresRecords.table));
   } else {
-    await db.raw(`create table "${index.name}" (key text primary key, document tsvector not null)`);
+    const lists = (index.postgresLists ?? []).map((l) => `, "${l}" text[] not null default '{}'`).join('');
+    await db.raw(`create table "${index.name}" (key text primary key, document tsvector not null${lists})`);
     await db.raw(documentIndexSql(index.name));
+    for (const list of index.postgresLists ?? []) await db.raw(listIndexSql(index.name, list));
   }
 }
+
+/** PostgreSQL: the GIN index of a search table's list (`postgresLists`). */
+export const listIndexSql = (table: string, list: string) => `create index if not exists "${table}_${list}" on "${table}" using gin ("${list}")`;
 
 /** PostgreSQL: the GIN index of a search table's documents, as the migrations create it. */
 export const documentIndexSql = (table: string) => `create index if not exists "${table}_document" on "${table}" using gin (document)`;
@@ -153,9 +177,9 @@ export async function searchTables(db: Knex): Promise<{ name: string; indexed: b
  * (`deferIndexes`, which takes it only from an empty table; nothing on SQLite). Kept up to
  * date row by row, the GIN index of the search documents was most of a first load's time;
  * built once over the loaded documents, it costs a fraction. A search in a table without it
- * reads the table through, with the same answers. A records' table holding its documents
- * (`postgresRecords`) defers its documents' index only: its other indexes are its own
- * importer's to defer.
+ * reads the table through, with the same answers. Its GIN indexes (the documents', the
+ * lists') are deferred, no other: a records' table holding its documents (`postgresRecords`)
+ * leaves its other indexes to its own importer.
  */
 export async function deferrableSearchTables(db: Knex): Promise<DeferrableTable[]> {
   if (kindOf(db) !== 'postgres') return [];
@@ -164,7 +188,7 @@ export async function deferrableSearchTables(db: Knex): Promise<DeferrableTable[
        from pg_class c
        join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
        left join pg_index x on x.indrelid = c.oid
-       left join pg_class i on i.oid = x.indexrelid and i.relname <> c.relname || '_document'
+       left join pg_class i on i.oid = x.indexrelid and i.relam <> (select oid from pg_am where amname = 'gin')
       where c.relname = any(?)
       group by c.relname`,
     [(await searchTables(db)).map((t) => t.name)],
@@ -186,6 +210,8 @@ export interface SearchDocument {
   key: string;
   /** Text of each column of the index (a missing column or null: no text). */
   fields: Readonly<Record<string, string | null | undefined>>;
+  /** PostgreSQL: the values of each of the index's lists (`postgresLists`; a missing list: none). */
+  lists?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -379,12 +405,11 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
   const sql = records
     ? `update "${records.table}" as r set document = d.document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
       `where r."${records.key}" = d.key and r.document is distinct from d.document::tsvector`
-    : `insert into "${index.name}" (key, document) select key, document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
-      `on conflict (key) do update set document = excluded.document where "${index.name}".document is distinct from excluded.document`;
+    : ownTableUpsertSql(index);
   const run = (trx: Knex) =>
     pipelined(
       chunks(latest, POSTGRES_BATCH),
-      (batch) => JSON.stringify(batch.map((d) => ({ key: d.key, document: tsvectorLiteral(index, indexedWords(index, d.fields)) }))),
+      (batch) => JSON.stringify(batch.map((d) => ({ key: d.key, document: tsvectorLiteral(index, indexedWords(index, d.fields)), ...listsOf(index, d) }))),
       (json) => trx.raw(sql, [json]),
     );
   await (db.isTransaction ? run(db) : db.transaction(run));
@@ -407,6 +432,26 @@ export function documentsInRecords(db: Knex, index: SearchIndex): boolean {
  */
 export function recordDocument(index: SearchIndex, fields: SearchDocument['fields']): string {
   return tsvectorLiteral(index, indexedWords(index, fields));
+}
+
+/** PostgreSQL: the upsert of a batch of documents (JSON) into an index's own table, an unchanged document left alone. */
+function ownTableUpsertSql(index: SearchIndex): string {
+  const lists = (index.postgresLists ?? []).map((l) => `"${l}"`);
+  const columns = ['document', ...lists];
+  const changed = columns.map((c) => `"${index.name}".${c}`).join(', ');
+  const given = columns.map((c) => `excluded.${c}`).join(', ');
+  return (
+    `insert into "${index.name}" (key, ${columns.join(', ')}) select key, document::tsvector${lists.map((l) => `, coalesce(${l}, '{}')`).join('')} ` +
+    `from json_to_recordset(?::json) as d(key text, document text${lists.map((l) => `, ${l} text[]`).join('')}) ` +
+    `on conflict (key) do update set ${columns.map((c) => `${c} = excluded.${c}`).join(', ')} where (${changed}) is distinct from (${given})`
+  );
+}
+
+/** A document's lists (`postgresLists`), each value once, in order: a list the index does not have is refused. */
+function listsOf(index: SearchIndex, doc: SearchDocument): Record<string, string[]> {
+  const lists = index.postgresLists ?? [];
+  for (const name of Object.keys(doc.lists ?? {})) if (!lists.includes(name)) throw new Error(`Index ${index.name} : pas de liste ${name}.`);
+  return Object.fromEntries(lists.map((l) => [l, [...new Set(doc.lists?.[l] ?? [])].sort()]));
 }
 
 /** Removes the documents of these keys (unknown keys are ignored). */
@@ -493,7 +538,8 @@ export function tsqueryText(parsed: ParsedQuery): string {
  * better), to JOIN into a domain query, which adds its filters, its order and its page.
  * `among`: a query of one column listing keys (a key may be listed more than once): only
  * the matches among them, with the same ranks (the index's statistics stay the whole
- * index's).
+ * index's). `narrow` (PostgreSQL, an index with `postgresLists`): only the documents whose
+ * list holds one of the values, with the same ranks; ignored on SQLite.
  *
  *     const query = db('notices as n')
  *       .join(searchMatches(db, NOTICES_SEARCH, parsed).as('m'), 'm.key', 'n.marche_id')
@@ -502,7 +548,7 @@ export function tsqueryText(parsed: ParsedQuery): string {
  *     orderByRelevance(db, query, { rank: 'm.rank', then: [{ column: 'n.date_parution', order: 'desc' }], key: 'n.marche_id' })
  *       .limit(page.limit + 1).offset(page.offset);
  */
-export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, options: { among?: Knex.QueryBuilder } = {}): Knex.QueryBuilder {
+export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, options: { among?: Knex.QueryBuilder; narrow?: Readonly<Record<string, readonly string[]>> } = {}): Knex.QueryBuilder {
   if (kindOf(db) === 'sqlite') {
     const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
     const query = db
@@ -525,6 +571,10 @@ export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery,
     .from(searchIndexTable(db, index))
     .whereRaw('document @@ ?::tsquery', [query]);
   if (options.among) matches.whereIn(records?.key ?? 'key', options.among);
+  for (const [list, values] of Object.entries(options.narrow ?? {})) {
+    if (!index.postgresLists?.includes(list)) throw new Error(`Index ${index.name} : pas de liste ${list}.`);
+    matches.whereRaw(`"${list}" && ?::text[]`, [[...values]]);
+  }
   return matches;
 }
 

@@ -37,6 +37,13 @@ export interface SearchPageSpec {
    * than a share of the list (`readsAmongListed`); the answer is the same either way.
    */
   among?: Knex.QueryBuilder;
+  /**
+   * PostgreSQL: values of the index's lists (`postgresLists`) one of which every record
+   * `base` lets through has in its document's list (the department asked for, among the
+   * departments of a company's establishments): the matches are read among the documents
+   * listing them, in the index. `base` keeps the filter: the answer is the same either way.
+   */
+  narrow?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface SearchPage {
@@ -203,7 +210,7 @@ function rankedRecords(db: Knex, parsed: ParsedQuery, spec: SearchPageSpec, amon
   }
   return spec.base
     .clone()
-    .join(searchMatches(db, spec.index, parsed, { among }).as('m'), 'm.key', spec.key)
+    .join(searchMatches(db, spec.index, parsed, { among, narrow: spec.narrow }).as('m'), 'm.key', spec.key)
     .select({ k: spec.key, rank: 'm.rank', ...extra });
 }
 

@@ -525,4 +525,53 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
       expect(() => defineSearchIndex({ name: 'x_search', columns: ['nom'], postgresRecords: { table: 'fiches', key: 'document' } })).to.throw('table des fiches invalide');
     });
   });
+
+  // PostgreSQL: lists of values beside the words, narrowing the matches in the index.
+  (usingPostgres ? describe : describe.skip)('with lists of values beside the words (PostgreSQL)', () => {
+    const LISTED = defineSearchIndex({ name: 'liste_search', columns: INDEX.columns, postgresLists: ['departements'] });
+    const departementsOf = (i: number) => (i % 3 === 0 ? ['29', '56'] : i % 3 === 1 ? ['75'] : []);
+    before(async () => {
+      await createSearchIndex(db, LISTED);
+      await upsertSearchDocuments(
+        db,
+        LISTED,
+        docs.map((d, i) => ({ ...d, lists: { departements: departementsOf(i) } })),
+      );
+    });
+
+    it('reads the matches among the documents listing one of the values, with the same ranks', async () => {
+      for (const query of ['electricite', 'ecole', 'travaux, peinture', 'ecol']) {
+        const parsed = parseQuery(query);
+        for (const values of [['29'], ['75'], ['56', '75'], ['13']]) {
+          const want = docs.filter((d, i) => departementsOf(i).some((v) => values.includes(v)) && expected(parsed).includes(d.key)).map((d) => d.key);
+          const narrowed = (await db.select('key', 'rank').from(searchMatches(db, LISTED, parsed, { narrow: { departements: values } }).as('m'))) as { key: string; rank: number }[];
+          expect(narrowed.map((r) => r.key).sort(), `${query} ${values.join(',')}`).to.deep.equal(want.sort());
+          const all = new Map(((await db.select('key', 'rank').from(searchMatches(db, LISTED, parsed).as('m'))) as { key: string; rank: number }[]).map((r) => [r.key, r.rank]));
+          for (const r of narrowed) expect(r.rank).to.equal(all.get(r.key));
+        }
+      }
+    });
+
+    it('replaces a document’s list with its words, and refuses a list the index does not have', async () => {
+      await upsertSearchDocuments(db, LISTED, [{ key: 'tmp-l1', fields: { titre: 'Ravalement' }, lists: { departements: ['13', '13', '2A'] } }]);
+      const narrowed = async (value: string) => (await db.select('key').from(searchMatches(db, LISTED, parseQuery('ravalement'), { narrow: { departements: [value] } }).as('m'))).map((r: { key: string }) => r.key);
+      expect(await narrowed('2A')).to.deep.equal(['tmp-l1']);
+      expect(await db('liste_search').where('key', 'tmp-l1').first('departements')).to.deep.equal({ departements: ['13', '2A'] });
+      await upsertSearchDocuments(db, LISTED, [{ key: 'tmp-l1', fields: { titre: 'Ravalement' } }]);
+      expect(await narrowed('2A')).to.deep.equal([]);
+      await deleteSearchDocuments(db, LISTED, ['tmp-l1']);
+      const wrong = upsertSearchDocuments(db, LISTED, [{ key: 'x', fields: { titre: 'x' }, lists: { communes: ['29019'] } }]);
+      await wrong.then(
+        () => expect.fail('accepted'),
+        (err: Error) => expect(err.message).to.equal('Index liste_search : pas de liste communes.'),
+      );
+      expect(() => searchMatches(db, LISTED, parseQuery('x'), { narrow: { communes: ['29019'] } })).to.throw('pas de liste communes');
+      expect(() => searchMatches(db, INDEX, parseQuery('x'), { narrow: { departements: ['29'] } })).to.throw('pas de liste departements');
+    });
+
+    it('refuses lists with the documents in the records, or lists that are not plain new names', () => {
+      expect(() => defineSearchIndex({ name: 'x_search', columns: ['nom'], postgresLists: ['departements'], postgresRecords: { table: 'fiches', key: 'id' } })).to.throw('des listes seulement');
+      for (const lists of [[], ['nom'], ['key'], ['a', 'a'], ['Départements']]) expect(() => defineSearchIndex({ name: 'x_search', columns: ['nom'], postgresLists: lists }), JSON.stringify(lists)).to.throw('listes invalides');
+    });
+  });
 });

@@ -13,7 +13,12 @@ const COLUMNS = [
 const LAYOUTS = [
   { label: 'documents in their own table', index: defineSearchIndex({ name: 'page_search', columns: COLUMNS }) },
   // PostgreSQL only: SQLite keeps its FTS5 table whatever the declaration.
-  ...(usingPostgres ? [{ label: "documents in the records' table", index: defineSearchIndex({ name: 'page_search', columns: COLUMNS, postgresRecords: { table: 'page_records', key: 'id' } }) }] : []),
+  ...(usingPostgres
+    ? [
+        { label: "documents in the records' table", index: defineSearchIndex({ name: 'page_search', columns: COLUMNS, postgresRecords: { table: 'page_records', key: 'id' } }) },
+        { label: 'documents listing their departments, the department narrowing the matches', index: defineSearchIndex({ name: 'page_search', columns: COLUMNS, postgresLists: ['departements'] }) },
+      ]
+    : []),
 ];
 const WORDS = ['toiture', 'ecole', 'zinc', 'voirie', 'gymnase', 'peinture', 'charpente', 'isolation'];
 const DEPARTEMENTS = ['29', '35', '56', '22'];
@@ -52,7 +57,13 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
     await createSearchIndex(db, INDEX);
     const rows = corpus();
     for (let i = 0; i < rows.length; i += 200) await db('page_records').insert(rows.slice(i, i + 200).map(({ id, departement, date }) => ({ id, departement, date })));
-    await db.transaction((trx) => upsertSearchDocuments(trx, INDEX, rows.map((r) => ({ key: r.id, fields: { titre: r.titre, texte: r.texte } }))));
+    await db.transaction((trx) =>
+      upsertSearchDocuments(
+        trx,
+        INDEX,
+        rows.map((r) => ({ key: r.id, fields: { titre: r.titre, texte: r.texte }, ...(INDEX.postgresLists ? { lists: { departements: [r.departement] } } : {}) })),
+      ),
+    );
   });
   after(async () => {
     await db.destroy();
@@ -107,6 +118,7 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
         then: { column: 'p.date', order: 'desc' as const },
         filtered: c.departements.length > 0,
         among: c.among ? listed(c.departements) : undefined,
+        narrow: INDEX.postgresLists && c.departements.length ? { departements: c.departements } : undefined,
       });
       // The words match more records than an eighth of the list: read among the list.
       if (c.among && parsed) {
@@ -145,6 +157,7 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
         then: { column: 'p.date', order: 'desc' as const },
         filtered: true,
         among: c.among ? listed(c.departements) : undefined,
+        narrow: INDEX.postgresLists && c.departements.length ? { departements: c.departements } : undefined,
       });
       for (const countCap of [want.length - 1, want.length, want.length + 1]) {
         for (const offset of [0, 100, want.length - 20]) {
