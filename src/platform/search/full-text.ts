@@ -651,19 +651,28 @@ export async function searchKeys(db: Knex, index: SearchIndex, parsed: ParsedQue
  * every match to its record: a broad query (tens of thousands of matches) costs the index's
  * time only. SQLite: the best `count + TIES_READ` in one pass (ties are common: notices of
  * one template share a rank; keeping the best thousand costs about what keeping ten does);
- * only a tie running past them reads the matches again from the last rank on.
+ * only a tie running past them reads the matches again from the last rank on. `narrow`:
+ * among the documents listing one of the values (PostgreSQL, `searchMatches`).
  */
 /** Matches read beyond the `count` asked by `bestMatches`, for the ties of the last one. */
 export const TIES_READ = 1000;
 
-export async function bestMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, count: number, tiesRead = TIES_READ): Promise<SearchHit[]> {
+export async function bestMatches(
+  db: Knex,
+  index: SearchIndex,
+  parsed: ParsedQuery,
+  count: number,
+  options: { tiesRead?: number; narrow?: Readonly<Record<string, readonly string[]>> } = {},
+): Promise<SearchHit[]> {
   if (!Number.isInteger(count) || count < 1) throw new Error('Nombre de résultats invalide.');
+  const tiesRead = options.tiesRead ?? TIES_READ;
   if (kindOf(db) !== 'sqlite') {
-    const top = (await orderByRelevance(db, db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m'))).limit(count + 1)) as { key: string; rank: number | string }[];
+    const matches = () => searchMatches(db, index, parsed, { narrow: options.narrow });
+    const top = (await orderByRelevance(db, db.select('key', 'rank').from(matches().as('m'))).limit(count + 1)) as { key: string; rank: number | string }[];
     const hits = top.map((r) => ({ key: r.key, rank: Number(r.rank) }));
     if (hits.length <= count || hits[count]?.rank !== hits[count - 1]?.rank) return hits.slice(0, count);
     const last = hits[count - 1]?.rank as number;
-    const all = (await db.select('key', 'rank').from(searchMatches(db, index, parsed).as('m')).where('rank', '>=', last)) as { key: string; rank: number | string }[];
+    const all = (await db.select('key', 'rank').from(matches().as('m')).where('rank', '>=', last)) as { key: string; rank: number | string }[];
     return all.map((r) => ({ key: r.key, rank: Number(r.rank) }));
   }
   const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');

@@ -311,9 +311,16 @@ async function rankedAtCap(
   // Loire-Atlantique 610–910 → 455–527 ms of CPU, « climatisation thermique » in Paris
   // 378–408 → 197–220 ms.
   while (!among) {
-    // The index's ranking alone, shared by every filter and page of the same words.
-    const hits = await cachedSearch(db, `${spec.index.name}:ranking`, version?.of([searchIndexTable(db, spec.index)]) ?? null, JSON.stringify([spec.index.name, parsed.canonical, read]), () =>
-      bestMatches(db, spec.index, parsed, read),
+    // The index's ranking alone, shared by every filter and page of the same words (and the
+    // same narrowing: on PostgreSQL a department's companies are ranked alone, a fraction of
+    // every match of broad words).
+    const narrow = kindOf(db) === 'postgres' ? spec.narrow : undefined;
+    const hits = await cachedSearch(
+      db,
+      `${spec.index.name}:ranking`,
+      version?.of([searchIndexTable(db, spec.index)]) ?? null,
+      JSON.stringify([spec.index.name, parsed.canonical, read, narrow ?? null]),
+      () => bestMatches(db, spec.index, parsed, read, { narrow }),
     );
     const ranked = await passing(db, spec, hits, wanted);
     // Enough passed; or every match was read; or every record that passes (the count is

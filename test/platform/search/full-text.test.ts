@@ -200,7 +200,7 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
         const boundary = all[Math.min(count, all.length) - 1]?.rank;
         const want = all.filter((h) => boundary !== undefined && h.rank >= boundary).map((h) => h.key).sort();
         for (const tiesRead of [0, 1, 1000]) {
-          const got = await bestMatches(db, INDEX, parseQuery(query), count, tiesRead);
+          const got = await bestMatches(db, INDEX, parseQuery(query), count, { tiesRead });
           expect(got.map((h) => h.key).sort(), `${query} ${count} ${tiesRead}`).to.deep.equal(want);
         }
       }
