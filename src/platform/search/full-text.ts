@@ -124,6 +124,12 @@ export function searchIndexTable(db: Knex, index: SearchIndex): string {
   return recordsOf(db, index)?.table ?? index.name;
 }
 
+/** PostgreSQL: the selected column giving a document's key (`key`, or the records' key under that name). */
+function keyColumn(db: Knex, index: SearchIndex): string {
+  const records = recordsOf(db, index);
+  return records ? `${records.key} as key` : 'key';
+}
+
 /** The index as its own table of documents alone, whatever its declaration: the layout of the migrations written before `postgresRecords` and `postgresLists`. */
 export function inOwnTable(index: SearchIndex): SearchIndex {
   return Object.freeze({ name: index.name, columns: index.columns });
@@ -564,13 +570,11 @@ export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery,
     return query;
   }
   const query = tsqueryText(parsed);
-  const records = recordsOf(db, index);
-  const key = records ? `${records.key} as key` : 'key';
   const matches = db
-    .select(key, db.raw(`ts_rank(document, ?::tsquery, 1)::float8 as rank`, [query]))
+    .select(keyColumn(db, index), db.raw(`ts_rank(document, ?::tsquery, 1)::float8 as rank`, [query]))
     .from(searchIndexTable(db, index))
     .whereRaw('document @@ ?::tsquery', [query]);
-  if (options.among) matches.whereIn(records?.key ?? 'key', options.among);
+  if (options.among) matches.whereIn(recordsOf(db, index)?.key ?? 'key', options.among);
   for (const [list, values] of Object.entries(options.narrow ?? {})) {
     if (!index.postgresLists?.includes(list)) throw new Error(`Index ${index.name} : pas de liste ${list}.`);
     matches.whereRaw(`"${list}" && ?::text[]`, [[...values]]);
@@ -603,9 +607,8 @@ export function matchingKeys(db: Knex, index: SearchIndex, parsed: ParsedQuery):
       .from(index.name)
       .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
       .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
-  const records = recordsOf(db, index);
   return db
-    .select(records ? `${records.key} as key` : 'key')
+    .select(keyColumn(db, index))
     .from(searchIndexTable(db, index))
     .whereRaw('document @@ ?::tsquery', [tsqueryText(parsed)]);
 }

@@ -24,7 +24,11 @@ export interface SearchPageSpec {
   index: SearchIndex;
   /** The domain's table under an alias, with its filters applied: no select, no order. */
   base: Knex.QueryBuilder;
-  /** The record's key, qualified (`d.id`): the search documents' key. */
+  /**
+   * The record's key, qualified (`d.id`): the search documents' key. For an index whose
+   * documents are in the records' table (`postgresRecords`), `base` reads that table under
+   * this alias.
+   */
   key: string;
   /** The column ordering equal ranks and unranked results (a date, latest first), qualified; nulls last. */
   then: { column: string; order: 'asc' | 'desc' };
@@ -198,16 +202,14 @@ function inPageOrder(rows: readonly RankedRecord[], order: 'asc' | 'desc'): stri
 /**
  * The records passing the filters that match the words, as `{ k, rank }` plus `extra`
  * columns: on PostgreSQL, for an index whose documents are in the records' table
- * (`postgresRecords`) and a domain query reading that table under the key's alias, in one
- * scan of the table (`matchingRecords`); otherwise the domain's query joined to the matches.
+ * (`postgresRecords`, whose key `spec.key` names under the alias `base` reads the table by),
+ * in one scan of the table (`matchingRecords`); otherwise the domain's query joined to the
+ * matches.
  */
 function rankedRecords(db: Knex, parsed: ParsedQuery, spec: SearchPageSpec, among: Knex.QueryBuilder | undefined, extra: Record<string, string> = {}): Knex.QueryBuilder {
   const [alias, column] = spec.key.split('.');
-  const records = spec.index.postgresRecords;
-  if (!among && alias && records && column === records.key && new RegExp(`\\bfrom "${records.table}" as "${alias}"`).test(spec.base.toSQL().sql)) {
-    const direct = matchingRecords(db, spec.index, parsed, spec.base.clone(), alias);
-    if (direct) return direct.records.select({ k: spec.key, ...extra }, direct.rank);
-  }
+  const direct = alias && column === spec.index.postgresRecords?.key ? matchingRecords(db, spec.index, parsed, spec.base.clone(), alias) : undefined;
+  if (direct) return direct.records.select({ k: spec.key, ...extra }, direct.rank);
   return spec.base
     .clone()
     .join(searchMatches(db, spec.index, parsed, { among, narrow: spec.narrow }).as('m'), 'm.key', spec.key)
@@ -310,11 +312,11 @@ async function rankedAtCap(
   // against the filters. Measured on the large set: « travaux batiment » in
   // Loire-Atlantique 610–910 → 455–527 ms of CPU, « climatisation thermique » in Paris
   // 378–408 → 197–220 ms.
+  // The index's ranking alone, shared by every filter and page of the same words (and the
+  // same narrowing: on PostgreSQL a department's companies are ranked alone, a fraction of
+  // every match of broad words).
+  const narrow = kindOf(db) === 'postgres' ? spec.narrow : undefined;
   while (!among) {
-    // The index's ranking alone, shared by every filter and page of the same words (and the
-    // same narrowing: on PostgreSQL a department's companies are ranked alone, a fraction of
-    // every match of broad words).
-    const narrow = kindOf(db) === 'postgres' ? spec.narrow : undefined;
     const hits = await cachedSearch(
       db,
       `${spec.index.name}:ranking`,
