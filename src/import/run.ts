@@ -245,7 +245,18 @@ export async function importFile<Raw, Row>(
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
     progress = (options.progress ?? createProgress)(`${importer.name} ${source.name.split('/').pop()}`, source.totalBytes);
-    for await (const batch of source.batches) {
+    const batches = source.batches;
+    // The next batch is read while this one is written: the reading's CPU fills the time
+    // the thread waits for the database's answers. A failed read is reported when its batch
+    // is awaited, not as an unhandled rejection meanwhile.
+    let next = batches.next();
+    next.catch(() => undefined);
+    for (;;) {
+      const step = await next;
+      if (step.done) break;
+      const batch = step.value;
+      next = batches.next();
+      next.catch(() => undefined);
       report.read = batch.read;
       readBytes = batch.readBytes;
       report.skipped += batch.skipped;
