@@ -12,6 +12,11 @@ export interface ReadRequest {
 
 export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
 
+/** Sent once, when the thread has opened its connection: statements are timed from then. */
+export interface ReaderReady {
+  ready: true;
+}
+
 export interface ReaderData {
   filename: string;
   cacheKib: number;
@@ -52,3 +57,4 @@ parentPort?.on('message', (request: ReadRequest) => {
   }
   parentPort?.postMessage(answer);
 });
+parentPort?.postMessage({ ready: true } satisfies ReaderReady);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { startModuleWorker } from '../worker.js';
-import type { ReadAnswer, ReaderData } from './sqlite-reader-worker.js';
+import type { ReadAnswer, ReaderData, ReaderReady } from './sqlite-reader-worker.js';
 
 const ENTRY = new URL(`./sqlite-reader-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
 
@@ -24,11 +24,17 @@ export interface ReadersOptions extends ReaderData {
 interface Pending {
   resolve: (rows: unknown[]) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Set once the thread is ready: its start is not the statement's time. */
+  timer?: NodeJS.Timeout;
 }
+
+/** How long a reading thread may take to start, on top of a statement's time. */
+const THREAD_START_MS = 5_000;
 
 class ReadingThread {
   private worker: Worker | null = null;
+  /** Resolved when the current thread has opened its connection. */
+  private ready: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, Pending>();
 
   constructor(private readonly data: ReaderData) {}
@@ -42,7 +48,10 @@ class ReadingThread {
     const worker = startModuleWorker(ENTRY, { ...this.data });
     // A thread waiting for statements keeps no process alive (tests, CLIs end without closing).
     worker.unref();
-    worker.on('message', (answer: ReadAnswer) => {
+    let opened: () => void = () => undefined;
+    this.ready = new Promise<void>((resolve) => (opened = resolve));
+    worker.on('message', (answer: ReadAnswer | ReaderReady) => {
+      if ('ready' in answer) return opened();
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.pending.delete(answer.id);
@@ -51,6 +60,7 @@ class ReadingThread {
       else waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
     });
     const lost = (reason: string) => {
+      opened();
       if (this.worker !== worker) return;
       this.worker = null;
       this.failAll(reason);
@@ -70,16 +80,28 @@ class ReadingThread {
 
   read(id: number, sql: string, bindings: unknown[], timeoutMs: number): Promise<unknown[]> {
     const worker = this.started();
+    const ready = this.ready;
     return new Promise<unknown[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        // The statement cannot be interrupted in its thread: the thread is replaced, and
-        // every statement waiting in it fails with this one.
-        if (this.worker === worker) this.worker = null;
-        this.failAll(`lecture de la base interrompue après ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
-        void worker.terminate();
-      }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      const waiting: Pending = { resolve, reject };
+      const arm = (ms: number) => {
+        clearTimeout(waiting.timer);
+        waiting.timer = setTimeout(() => {
+          // The statement cannot be interrupted in its thread: the thread is replaced, and
+          // every statement waiting in it fails with this one.
+          if (this.worker === worker) this.worker = null;
+          this.failAll(`lecture de la base interrompue après ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
+          void worker.terminate();
+        }, ms);
+      };
+      this.pending.set(id, waiting);
+      // Sent at once (the thread takes it once started), timed from the thread's start: under
+      // load, starting a thread (loading its modules, opening the file) took over a second.
+      // A start that never ends is bounded too.
+      arm(timeoutMs + THREAD_START_MS);
       worker.postMessage({ id, sql, bindings });
+      void ready.then(() => {
+        if (this.pending.get(id) === waiting) arm(timeoutMs);
+      });
     });
   }
 

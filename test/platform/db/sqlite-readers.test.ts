@@ -1,4 +1,4 @@
-// Inside offLoop, a lone read on a SQLite file runs in a reading thread on a connection of its own, the event loop and the service's connection free meanwhile; writes and a transaction's statements stay on the service's connection; a thread's error or overrun fails that read only.
+// Inside offLoop, a lone read on a SQLite file runs in a reading thread on a connection of its own, the event loop and the service's connection free meanwhile; writes and a transaction's statements stay on the service's connection; a thread's error or overrun fails that read only, its start not counted in the statement's time.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,19 @@ describe('SQLite reading threads', () => {
       expect(await offLoop(short, () => short('t').count({ n: '*' }))).to.deep.equal([{ n: 0 }]);
     } finally {
       await short.destroy();
+      rmSync(dir2, { recursive: true, force: true });
+    }
+  });
+
+  it('times a statement from its thread’s start: a start longer than the statement’s time fails nothing', async () => {
+    const dir2 = mkdtempSync(join(tmpdir(), 'readers-'));
+    // 150 ms for the statement; starting the thread (its modules loaded, the file opened) takes longer here.
+    const quick = openDatabase(`sqlite:${join(dir2, 'base.sqlite')}`, { readThreads: 1, statementTimeoutMs: 150 });
+    try {
+      await quick.raw('create table t (x integer)');
+      expect(await offLoop(quick, () => quick('t').count({ n: '*' }))).to.deep.equal([{ n: 0 }]);
+    } finally {
+      await quick.destroy();
       rmSync(dir2, { recursive: true, force: true });
     }
   });
