@@ -196,7 +196,8 @@ async function readInWorker<Row>(catalogue: string, source: string, path: string
         rows = (parsed as string[][]).map(build) as Row[];
       }
       yield { read: batch.read, readBytes: batch.readBytes, skipped: batch.skipped, problems: batch.problems, nulls: batch.nulls, notes: batch.notes, ...(batch.stopped ? { stopped: batch.stopped } : {}), rows };
-      // Written: the thread may send one more.
+      // Taken (the import asks for the next batch while it writes this one): the thread may
+      // send one more, so at most `inFlight` batches wait besides the one being written.
       worker.postMessage('next');
     }
   }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { expect } from 'chai';
 import type { Database } from '../../src/platform/db/database.js';
 import type { Importer, RawRecord } from '../../src/import/importer.js';
@@ -25,11 +26,7 @@ function lineImporter(options: { onWrite: (rows: string[]) => Promise<void>; fai
     input: { unit: 'ligne', layouts: null },
     async *read(stream: Readable): AsyncIterable<RawRecord<string>> {
       let position = 0;
-      for (const line of (await new Promise<string>((resolve) => {
-        let text = '';
-        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        stream.on('end', () => resolve(text));
-      })).split('\n')) {
+      for (const line of (await text(stream)).split('\n')) {
         if (options.failAfter !== undefined && position === options.failAfter) throw new Error('lecture interrompue');
         position += 1;
         // The lines come one event-loop turn apart, as a file's chunks do.

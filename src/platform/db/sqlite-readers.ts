@@ -24,7 +24,7 @@ export interface ReadersOptions extends ReaderData {
 interface Pending {
   resolve: (rows: unknown[]) => void;
   reject: (err: Error) => void;
-  /** Set once the thread is ready: its start is not the statement's time. */
+  /** The statement's time, counted once the thread has started (its start bounded apart). */
   timer?: NodeJS.Timeout;
 }
 
@@ -33,8 +33,8 @@ const THREAD_START_MS = 5_000;
 
 class ReadingThread {
   private worker: Worker | null = null;
-  /** Resolved when the current thread has opened its connection. */
-  private ready: Promise<void> = Promise.resolve();
+  /** While the current thread starts: resolved when it has opened its connection (null once it has). */
+  private starting: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
 
   constructor(private readonly data: ReaderData) {}
@@ -49,9 +49,14 @@ class ReadingThread {
     // A thread waiting for statements keeps no process alive (tests, CLIs end without closing).
     worker.unref();
     let opened: () => void = () => undefined;
-    this.ready = new Promise<void>((resolve) => (opened = resolve));
+    const starting = new Promise<void>((resolve) => (opened = resolve));
+    this.starting = starting;
+    const ready = () => {
+      if (this.starting === starting) this.starting = null;
+      opened();
+    };
     worker.on('message', (answer: ReadAnswer | ReaderReady) => {
-      if ('ready' in answer) return opened();
+      if ('ready' in answer) return ready();
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.pending.delete(answer.id);
@@ -60,7 +65,7 @@ class ReadingThread {
       else waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
     });
     const lost = (reason: string) => {
-      opened();
+      ready();
       if (this.worker !== worker) return;
       this.worker = null;
       this.failAll(reason);
@@ -80,7 +85,7 @@ class ReadingThread {
 
   read(id: number, sql: string, bindings: unknown[], timeoutMs: number): Promise<unknown[]> {
     const worker = this.started();
-    const ready = this.ready;
+    const starting = this.starting;
     return new Promise<unknown[]>((resolve, reject) => {
       const waiting: Pending = { resolve, reject };
       const arm = (ms: number) => {
@@ -94,12 +99,12 @@ class ReadingThread {
         }, ms);
       };
       this.pending.set(id, waiting);
-      // Sent at once (the thread takes it once started), timed from the thread's start: under
-      // load, starting a thread (loading its modules, opening the file) took over a second.
-      // A start that never ends is bounded too.
-      arm(timeoutMs + THREAD_START_MS);
+      // Sent at once (a thread starting takes it once started), timed from the thread's
+      // start: under load, starting a thread (loading its modules, opening the file) took over
+      // a second. A start that never ends is bounded too.
+      arm(starting ? timeoutMs + THREAD_START_MS : timeoutMs);
       worker.postMessage({ id, sql, bindings });
-      void ready.then(() => {
+      void starting?.then(() => {
         if (this.pending.get(id) === waiting) arm(timeoutMs);
       });
     });
