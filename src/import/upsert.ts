@@ -279,13 +279,20 @@ export async function insertIgnoring(trx: Knex.Transaction, table: string, key: 
  * the values as one array parameter (`= any(?::text[])`): lists of 900 bound values, each
  * statement parsed and planned anew, made 2,313 + 1,163 + 1,163 reads for the
  * establishments at factor 0.1 of the national set. SQLite: 900 at a time (its bound
- * parameters' limit).
+ * parameters' limit). `also`: columns the rows must equal besides.
  */
-export async function rowsWhereIn<Row>(trx: Knex, table: string, column: string, values: readonly string[], columns: readonly string[]): Promise<Row[]> {
+export async function rowsWhereIn<Row>(
+  trx: Knex,
+  table: string,
+  column: string,
+  values: readonly string[],
+  columns: readonly string[],
+  also: Readonly<Record<string, string | number | boolean>> = {},
+): Promise<Row[]> {
   if (!values.length) return [];
-  if (kindOf(trx) !== 'sqlite') return (await trx(table).whereRaw('?? = any(?::text[])', [column, values as string[]]).select(...columns)) as Row[];
+  if (kindOf(trx) !== 'sqlite') return (await trx(table).whereRaw('?? = any(?::text[])', [column, values as string[]]).where(also).select(...columns)) as Row[];
   const rows: Row[] = [];
-  for (let i = 0; i < values.length; i += 900) for (const row of await trx(table).whereIn(column, values.slice(i, i + 900)).select(...columns)) rows.push(row as Row);
+  for (let i = 0; i < values.length; i += 900) for (const row of await trx(table).whereIn(column, values.slice(i, i + 900)).where(also).select(...columns)) rows.push(row as Row);
   return rows;
 }
 

@@ -12,7 +12,7 @@ import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
 import type { AwardAmendment, AwardRow } from './rows.js';
 import { normaliseCpv } from '../reference/lists.js';
 import { departementOfCommune, departementOfPostalCode, isoDate, isSiret } from '../../import/fields.js';
-import { insertIgnoring, upsertRows } from '../../import/upsert.js';
+import { deleteWhereIn, insertIgnoring, rowsWhereIn, upsertRows } from '../../import/upsert.js';
 
 type Raw = Record<string, unknown>;
 
@@ -185,15 +185,10 @@ export const decp: Importer<Raw, AwardRow> = {
 export async function directoryNames(trx: Knex, sirens: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const unique = [...new Set(sirens)].filter((s) => /^\d{9}$/.test(s));
-  for (let i = 0; i < unique.length; i += 900) {
-    const rows = (await trx('companies')
-      .whereIn('siren', unique.slice(i, i + 900))
-      .where('unit_known', true)
-      .select('siren', 'denomination', 'denomination_usuelle', 'nom_personne')) as Record<string, string | null>[];
-    for (const r of rows) {
-      const name = r.denomination ?? r.denomination_usuelle ?? r.nom_personne;
-      if (name) out.set(r.siren as string, name);
-    }
+  const rows = await rowsWhereIn<Record<string, string | null>>(trx, 'companies', 'siren', unique, ['siren', 'denomination', 'denomination_usuelle', 'nom_personne'], { unit_known: true });
+  for (const r of rows) {
+    const name = r.denomination ?? r.denomination_usuelle ?? r.nom_personne;
+    if (name) out.set(r.siren as string, name);
   }
   return out;
 }
@@ -241,7 +236,7 @@ export async function writeAwards(trx: Knex.Transaction, rows: AwardRow[], now: 
   );
   await reindexAwards(trx, named.map(searchText));
   const keys = rows.map((r) => r.award_key);
-  for (let i = 0; i < keys.length; i += 900) await trx('award_winners').whereIn('award_key', keys.slice(i, i + 900)).delete();
+  await deleteWhereIn(trx, 'award_winners', 'award_key', keys);
   const winners = rows.flatMap((r) => r.winners.map((w) => ({ award_key: r.award_key, siret: w.siret, siren: w.siret.slice(0, 9), denomination: w.denomination })));
   await insertIgnoring(trx, 'award_winners', ['award_key', 'siret'], winners);
   return result;

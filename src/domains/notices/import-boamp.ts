@@ -12,7 +12,7 @@ import type { Importer, Mapped } from '../../import/importer.js';
 import type { NoticeRow } from './rows.js';
 import { readDonnees, type NoticeDetails } from './donnees.js';
 import { isoDate, isSiren, isSiret, stableUuid } from '../../import/fields.js';
-import { deleteWhereIn, insertIgnoring, upsertRows } from '../../import/upsert.js';
+import { deleteWhereIn, insertIgnoring, rowsWhereIn, upsertRows } from '../../import/upsert.js';
 import { kindOf } from '../../platform/db/database.js';
 import { writeAwards } from '../awards/import-decp.js';
 import type { AwardRow } from '../awards/rows.js';
@@ -180,7 +180,7 @@ async function applyCorrections(trx: Knex.Transaction, rows: BoampRow[], now: st
   if (corrections.length) await upsertRows(trx, 'notice_corrections', ['annonce_id', 'correction_id'], corrections);
   const touched = new Set(corrections.map((c) => c.annonce_id));
   const own = rows.map((r) => r.annonce_id);
-  for (let i = 0; i < own.length; i += 900) for (const c of await trx('notice_corrections').whereIn('annonce_id', own.slice(i, i + 900)).distinct('annonce_id')) touched.add(c.annonce_id as string);
+  for (const c of await rowsWhereIn<{ annonce_id: string }>(trx, 'notice_corrections', 'annonce_id', own, ['annonce_id'])) touched.add(c.annonce_id);
   const targets = [...touched];
   for (let i = 0; i < targets.length; i += 500) {
     const slice = targets.slice(i, i + 500);

@@ -20,7 +20,7 @@ import type { Knex } from 'knex';
 import { csvRecords, type RawRecord } from '../../import/records.js';
 import type { Importer, Mapped, WriteCounts } from '../../import/importer.js';
 import { departementOfCommune, isoDate } from '../../import/fields.js';
-import { upsertRows } from '../../import/upsert.js';
+import { rowsWhereIn, upsertRows } from '../../import/upsert.js';
 import { kindOf } from '../../platform/db/database.js';
 import { statement, withSqlite } from '../../platform/db/statements.js';
 import { decodeParcels, decodePremises, encodeParcels, encodePremises, type SaleParcel, type SalePremises, type SaleRow } from './rows.js';
@@ -253,7 +253,7 @@ const STORED_COLUMNS = ['id_mutation', 'date_mutation', 'nature_mutation', 'vale
 
 /**
  * The stored sales among `ids` written by the import of this stamp (the same file). On
- * SQLite a prepared lookup by key per id (most find nothing), on PostgreSQL by lists.
+ * SQLite a prepared lookup by key per id (most find nothing), on PostgreSQL one array of keys.
  */
 async function writtenByThisImport(trx: Knex.Transaction, ids: string[], stamp: string): Promise<SaleRow[]> {
   if (kindOf(trx) === 'sqlite') {
@@ -268,9 +268,7 @@ async function writtenByThisImport(trx: Knex.Transaction, ids: string[], stamp: 
       return found;
     });
   }
-  const found: SaleRow[] = [];
-  for (let i = 0; i < ids.length; i += 900) found.push(...((await trx('sales').whereIn('id_mutation', ids.slice(i, i + 900)).andWhere('updated_at', stamp).select(STORED_COLUMNS)) as SaleRow[]));
-  return found;
+  return rowsWhereIn<SaleRow>(trx, 'sales', 'id_mutation', ids, STORED_COLUMNS, { updated_at: stamp });
 }
 
 export const dvf: Importer<DvfMutation, SaleRow> = {
