@@ -5,7 +5,7 @@ import { migrateLatest } from '../../../src/migrations/index.js';
 import { createSearchIndex, defineSearchIndex, upsertSearchDocuments, deleteSearchDocuments } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { searchPage } from '../../../src/platform/search/search-page.js';
-import { searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
+import { cachedSearch, MISSES_AT_ONCE, searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
 import { sqliteVersionTriggers } from '../../../src/migrations/0032-sqlite-search-versions.js';
 import { SEARCHED_TABLES } from '../../../src/migrations/0030-search-under-load.js';
 import { TABLES_MOVED_TO_RECORDS } from '../../../src/migrations/0037-search-documents-in-records.js';
@@ -211,5 +211,26 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
       .catch(() => undefined);
     expect(await version()).to.equal(start + (usingPostgres ? 1 : 2));
     if (usingPostgres) expect(await db('search_data_changes').count({ n: '*' }).first()).to.deep.include({ n: '0' });
+  });
+
+  it('computes at most MISSES_AT_ONCE questions at once on PostgreSQL (the others in turn, none lost), and a question asked inside a computation does not wait', async () => {
+    let running = 0;
+    let most = 0;
+    const asked = MISSES_AT_ONCE * 3;
+    const answers = await Promise.all(
+      Array.from({ length: asked }, (_, i) =>
+        cachedSearch(db, 'cache_search', 'tour', `question ${i}`, async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          // Every turn taken: a question of its own would wait for ever if it had to queue.
+          const inner = await cachedSearch(db, 'cache_search', 'tour', `question ${i} (partagée)`, async () => `partagée ${i}`);
+          running -= 1;
+          return `${i} ${inner}`;
+        }),
+      ),
+    );
+    expect(answers).to.deep.equal(Array.from({ length: asked }, (_, i) => `${i} partagée ${i}`));
+    expect(most).to.equal(usingPostgres ? MISSES_AT_ONCE : asked);
   });
 });
