@@ -35,10 +35,10 @@ const MAX_ENTRIES = 5000;
  * process, twice its cores. A broad question's statements hold a core of the database for
  * tens to hundreds of milliseconds; ten of them at once (the operation's share of the pool)
  * slowed each other and the calls the cache answers, whose statements waited behind them
- * for the same cores. Measured on the large set, one process, 20 connections, three
- * alternated runs each: p99 of `entreprises.search` 279–334 → 254–295 ms, of
- * `attributions.search` 232–332 → 229–238 ms, of `bodacc.search` 272–322 → 191–221 ms,
- * calls per second unchanged or higher; with two at once, every figure was lower. SQLite
+ * for the same cores. Measured on the large set, one process, 20 connections,
+ * five runs each: p99 of `entreprises.search` 279–334 → 254–302 ms, of
+ * `attributions.search` 232–332 → 229–278 ms, of `bodacc.search` 272–322 → 191–266 ms,
+ * calls per second within the noise; with two at once, every figure was lower. SQLite
  * needs none: its reading threads (or its one connection) already bound them.
  */
 export const MISSES_AT_ONCE = availableParallelism() * 2;
