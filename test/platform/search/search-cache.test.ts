@@ -223,7 +223,7 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
           running += 1;
           most = Math.max(most, running);
           await new Promise((resolve) => setTimeout(resolve, 20));
-          // Every turn taken: a question of its own would wait for ever if it had to queue.
+          // Every turn taken: a question of its own, queued, would wait for a turn none of them gives back (until the 30 s bound, then 503).
           const inner = await cachedSearch(db, 'cache_search', 'tour', `question ${i} (partagée)`, async () => `partagée ${i}`);
           running -= 1;
           return `${i} ${inner}`;
