@@ -2,7 +2,7 @@
 // synchronisation, e-mail delivery, sweeps), graceful shutdown on a signal. One process runs
 // them all (WORKERS=1); past one worker, cluster.ts shares them out.
 import { createServer, type ServerResponse, type Server } from 'node:http';
-import { searchCacheStats } from './platform/search/search-cache.js';
+import { SHARED_ENTRY_KEPT_MS, searchCacheStats, sweepSharedSearchCache } from './platform/search/search-cache.js';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 import type { Config, ServiceRole } from './config.js';
@@ -62,6 +62,8 @@ export interface RunningService {
 
 /** How often expired sign-in and OAuth rows are swept. */
 const EXPIRED_ROWS_SWEEP_MS = 60 * 60 * 1000;
+/** PostgreSQL: how often the shared search cache's old entries are deleted (a few minutes' worth of computed pages at most). */
+const SEARCH_CACHE_SWEEP_MS = 5 * 60 * 1000;
 
 export interface StartOptions {
   searchPath?: string;
@@ -88,6 +90,8 @@ export interface BackgroundWork {
   mailer: DeliveryWorker | null;
   sync: SyncScheduler | null;
   sweep: PeriodicTask | null;
+  /** PostgreSQL: the sweep of the shared search cache's old entries (role `sweep`). */
+  searchCacheSweep: PeriodicTask | null;
   /** The roles actually running (for the start's log line). */
   running: string[];
   stop: () => Promise<void>;
@@ -128,15 +132,29 @@ export function startBackground(
           onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge des lignes expirées : reprise à la prochaine heure'),
         })
       : null;
-  const running = [robot && 'robot', sync && 'sync', mailer && 'email', sweep && 'sweep'].filter((r): r is string => !!r);
+  // PostgreSQL: the search pages the processes share, kept SHARED_ENTRY_KEPT_MS (search-cache.ts).
+  const searchCacheSweep: PeriodicTask | null =
+    has('sweep') && kindOf(db) === 'postgres'
+      ? startPeriodicTask({
+          firstAfterMs: 60_000,
+          everyMs: SEARCH_CACHE_SWEEP_MS,
+          run: async () => {
+            await sweepSharedSearchCache(db, new Date(Date.now() - SHARED_ENTRY_KEPT_MS));
+          },
+          onFailure: (err) => logger.error({ err: errorSummary(err) }, 'purge du cache partagé des recherches : reprise au prochain passage'),
+        })
+      : null;
+  const running = [robot && 'robot', sync && 'sync', mailer && 'email', (sweep || searchCacheSweep) && 'sweep'].filter((r): r is string => !!r);
   return {
     robot,
     mailer,
     sync,
     sweep,
+    searchCacheSweep,
     running,
     stop: async () => {
       await sweep?.stop();
+      await searchCacheSweep?.stop();
       await robot?.stop();
       await mailer?.stop();
       await sync?.stop();

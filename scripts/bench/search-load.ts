@@ -23,6 +23,7 @@ import { IMPORTERS } from '../../src/domains/importers.js';
 import { DEMO_FILES } from '../demo/index.js';
 import { countMatches, type SearchIndex } from '../../src/platform/search/full-text.js';
 import { parseQuery } from '../../src/platform/search/query-syntax.js';
+import { emptySharedSearchCache } from '../../src/platform/search/search-cache.js';
 import { NOTICES_SEARCH } from '../../src/domains/notices/search-index.js';
 import { COMPANIES_SEARCH } from '../../src/domains/companies/search-index.js';
 import { AWARDS_SEARCH } from '../../src/domains/awards/search-index.js';
@@ -256,20 +257,23 @@ export interface SearchLoadResult {
   cpuPerCallMs: number;
   /** Share of the run's calls answered from the result cache (warm-up included), when the service printed it. */
   cacheHitRatio: number | null;
+  /** Of those calls, the share answered by the cache the processes share (PostgreSQL): a page another process computed. */
+  sharedHitRatio: number | null;
   /** Share of the distinct queries with at least one result (a sample of `SAMPLE`). */
   answered: number;
 }
 
 /** The service's own count of cached answers, per search index, from the lines its processes log when they stop (summed over its workers). */
-export function cacheStatsOf(stdout: string): Record<string, { hits: number; misses: number }> {
-  const total: Record<string, { hits: number; misses: number }> = {};
+export function cacheStatsOf(stdout: string): Record<string, { hits: number; misses: number; shared: number }> {
+  const total: Record<string, { hits: number; misses: number; shared: number }> = {};
   for (const line of stdout.split('\n')) {
     if (!line.includes('"searchCache"')) continue;
     try {
-      for (const [index, c] of Object.entries((JSON.parse(line) as { searchCache: Record<string, { hits: number; misses: number }> }).searchCache)) {
-        const t = (total[index] ??= { hits: 0, misses: 0 });
+      for (const [index, c] of Object.entries((JSON.parse(line) as { searchCache: Record<string, { hits: number; misses: number; shared?: number }> }).searchCache)) {
+        const t = (total[index] ??= { hits: 0, misses: 0, shared: 0 });
         t.hits += c.hits;
         t.misses += c.misses;
+        t.shared += c.shared ?? 0;
       }
     } catch {
       /* not a log line */
@@ -307,6 +311,9 @@ async function runEngine(engine: Engine, databaseUrl: string, workers: number): 
   const db = openDatabase(databaseUrl);
   try {
     for (const operation of measuredSearches()) pairs.set(operation, await answeringPairs(db, operation));
+    // Every run starts with no answer computed, as the process's own cache does: the pages a
+    // run before stored in the cache the processes share (PostgreSQL) are dropped.
+    await emptySharedSearchCache(db);
   } finally {
     await db.destroy();
   }
@@ -314,7 +321,7 @@ async function runEngine(engine: Engine, databaseUrl: string, workers: number): 
   const service = await startService({ PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', WORKERS: String(workers) });
   let stdout = service.stdout;
   service.child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  const results: Omit<SearchLoadResult, 'cacheHitRatio'>[] = [];
+  const results: Omit<SearchLoadResult, 'cacheHitRatio' | 'sharedHitRatio'>[] = [];
   const pid = service.child.pid as number;
   try {
     const { accessToken } = await obtainToken({ baseUrl: service.url, email: BENCH_ACCOUNT.email, password: BENCH_ACCOUNT.password, scope: 'mcp:read' });
@@ -354,7 +361,8 @@ async function runEngine(engine: Engine, databaseUrl: string, workers: number): 
   return results.map((r) => {
     const s = stats[INDEX_OF[r.operation] as string];
     const cacheHitRatio = s && s.hits + s.misses ? s.hits / (s.hits + s.misses) : null;
-    return { ...r, cacheHitRatio };
+    const sharedHitRatio = s && s.hits + s.misses ? s.shared / (s.hits + s.misses) : null;
+    return { ...r, cacheHitRatio, sharedHitRatio };
   });
 }
 
@@ -384,7 +392,8 @@ export async function benchSearchLoad(dataDir: string, engines: readonly Engine[
   console.log(`Objectifs (machine à 2 cœurs, ${SEARCH_LOAD_TARGET.connections} cx) : ≥ ${SEARCH_LOAD_TARGET.rps} appels/s et p99 < ${SEARCH_LOAD_TARGET.p99Ms} ms`);
   for (const r of results) {
     const reached = r.figures.rps >= SEARCH_LOAD_TARGET.rps && r.figures.p99 < SEARCH_LOAD_TARGET.p99Ms && r.figures.errors + r.figures.non2xx === 0;
-    const cache = r.cacheHitRatio === null ? 'cache : —' : `cache : ${(r.cacheHitRatio * 100).toFixed(1)} %`;
+    const shared = r.engine === 'postgres' && r.sharedHitRatio !== null ? ` (partagé ${(r.sharedHitRatio * 100).toFixed(1)} %)` : '';
+    const cache = r.cacheHitRatio === null ? 'cache : —' : `cache : ${(r.cacheHitRatio * 100).toFixed(1)} %${shared}`;
     console.log(
       `  ${r.operation.padEnd(20)} ${r.engine.padEnd(8)} ${`${r.workers} proc.`.padEnd(8)} ${formatInt(r.figures.rps).padStart(6)} appels/s   p99 ${String(r.figures.p99).padStart(4)} ms   CPU ${r.cpuPerCallMs.toFixed(2).padStart(5)} ms/appel   erreurs ${r.figures.errors + r.figures.non2xx}   ${cache.padEnd(16)} ${verdict(reached)}`,
     );

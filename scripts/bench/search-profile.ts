@@ -5,6 +5,7 @@
 //
 //   npx tsx scripts/bench/search-profile.ts <database url> <search> [questions]
 import { openDatabase } from '../../src/platform/db/database.js';
+import { emptySharedSearchCache } from '../../src/platform/search/search-cache.js';
 import { countMatches, type SearchIndex } from '../../src/platform/search/full-text.js';
 import { parseQuery } from '../../src/platform/search/query-syntax.js';
 import { NOTICES_SEARCH } from '../../src/domains/notices/search-index.js';
@@ -28,6 +29,8 @@ const INDEXES: Record<string, SearchIndex> = {
 };
 const db = openDatabase(url);
 try {
+  // Each question computed, not read from the pages an earlier run stored for the processes (PostgreSQL).
+  await emptySharedSearchCache(db);
   const pairs: string[] = [];
   for (const pair of wordPairs(operation)) if ((await countMatches(db, INDEXES[operation] as SearchIndex, parseQuery(pair), 1)) > 0) pairs.push(pair);
   const stream = zipfStream(distinctBodies(operation, pairs), 4242);

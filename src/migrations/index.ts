@@ -40,6 +40,7 @@ import * as quotaCountersPerGroup from './0035-quota-counters-per-group.js';
 import * as quotaLogBounds from './0036-quota-log-bounds.js';
 import * as searchDocumentsInRecords from './0037-search-documents-in-records.js';
 import * as companyDepartmentsList from './0038-company-departments-list.js';
+import * as sharedSearchCache from './0039-shared-search-cache.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001-reference-lists': referenceLists,
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0036-quota-log-bounds': quotaLogBounds,
   '0037-search-documents-in-records': searchDocumentsInRecords,
   '0038-company-departments-list': companyDepartmentsList,
+  '0039-shared-search-cache': sharedSearchCache,
 };
 
 const source: Knex.MigrationSource<string> = {

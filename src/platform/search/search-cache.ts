@@ -18,13 +18,19 @@
 // Concurrent calls asking the same question at the same version share one computation.
 // PostgreSQL: at most MISSES_AT_ONCE computations run at once per process, the next waiting
 // their turn in order (below).
+// PostgreSQL: what a process computes is also stored in the database
+// (`search_cache_entries`, under a hash of the same key) and read by any process whose own
+// cache misses the question: several API processes, on one machine or several, and a
+// process just restarted, compute each question once between them rather than once each.
+// Entries are swept some time after they were stored (`sweepSharedSearchCache`).
 // Inside a transaction (which sees its own uncommitted writes), nothing is cached.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
 import { Bulkhead } from '../bulkhead.js';
 import { kindOf } from '../db/database.js';
-import { preparedRows } from '../db/prepared.js';
+import { preparedRows, preparedText } from '../db/prepared.js';
 import { statement, withSqlite } from '../db/statements.js';
 
 /** Entries per database: a page holds at most MAX_SEARCH_DEPTH keys, a common page 10 to 50 (a few KiB each). */
@@ -47,9 +53,16 @@ const MISS_WAIT_MS = 30_000;
 /** Set while a computation runs: a question it asks in turn (a shared ranking) does not wait for a second turn, which could never come. */
 const insideComputation = new AsyncLocalStorage<true>();
 
+/** PostgreSQL: how long an entry of the shared cache is kept after it was stored (then swept). */
+export const SHARED_ENTRY_KEPT_MS = 15 * 60_000;
+/** A value longer than this (as JSON: a ranking of tens of thousands of matches) stays in its process. */
+const SHARED_MOST_CHARS = 1_000_000;
+
 interface Counters {
   hits: number;
   misses: number;
+  /** Of the hits, those read from the cache shared by the processes (PostgreSQL). */
+  shared: number;
 }
 
 /** Per search index: calls answered from the cache (or from a computation already running) and computed. */
@@ -59,11 +72,12 @@ export function searchCacheStats(): Record<string, Counters> {
   return Object.fromEntries([...counters].map(([name, c]) => [name, { ...c }]));
 }
 
-function count(index: string, hit: boolean): void {
+function count(index: string, answer: 'hit' | 'shared' | 'miss'): void {
   let c = counters.get(index);
-  if (!c) counters.set(index, (c = { hits: 0, misses: 0 }));
-  if (hit) c.hits += 1;
-  else c.misses += 1;
+  if (!c) counters.set(index, (c = { hits: 0, misses: 0, shared: 0 }));
+  if (answer === 'miss') c.misses += 1;
+  else c.hits += 1;
+  if (answer === 'shared') c.shared += 1;
 }
 
 interface Store {
@@ -73,6 +87,8 @@ interface Store {
   turns?: Bulkhead;
   /** The searched tables that have a version counter (read once). */
   versioned?: Promise<Set<string>>;
+  /** PostgreSQL: whether the database has the shared cache's table (read once). */
+  shared?: Promise<boolean>;
 }
 const stores = new WeakMap<Knex, Store>();
 
@@ -102,6 +118,54 @@ async function versionedTables(db: Knex, store: Store): Promise<Set<string>> {
     }
   })();
   return store.versioned;
+}
+
+async function hasSharedCache(db: Knex, store: Store): Promise<boolean> {
+  if (kindOf(db) !== 'postgres') return false;
+  store.shared ??= db
+    .raw(`select to_regclass('search_cache_entries') is not null as present`)
+    .then((r: { rows: { present: boolean }[] }) => !!r.rows[0]?.present)
+    .catch(() => false);
+  return store.shared;
+}
+
+/** The shared cache's key: a hash of the process cache's key (version and whole question), a fixed 64 characters. */
+const sharedKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * The value another process (or this one, before a restart) stored for the key, or
+ * undefined. A failed read is a miss: the question is computed, as without the table.
+ */
+async function readShared<T>(db: Knex, key: string): Promise<T | undefined> {
+  try {
+    const [row] = await preparedText<{ value: string }>(db, 'select value from search_cache_entries where key = $1', [sharedKey(key)]);
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a computed value for the other processes; a value already there (computed at once elsewhere) is kept. A failed write only costs them the computation. */
+async function writeShared(db: Knex, key: string, value: unknown): Promise<void> {
+  const text = JSON.stringify(value);
+  if (text === undefined || text.length > SHARED_MOST_CHARS) return;
+  try {
+    await preparedText(db, 'insert into search_cache_entries (key, value) values ($1, $2) on conflict (key) do nothing', [sharedKey(key), text]);
+  } catch {
+    // Nothing: the answer is already computed.
+  }
+}
+
+/** PostgreSQL: deletes the shared cache's entries stored before `before`; returns how many (0 elsewhere). */
+export async function sweepSharedSearchCache(db: Knex, before: Date): Promise<number> {
+  if (!(await hasSharedCache(db, storeOf(db)))) return 0;
+  const result = (await db.raw('delete from search_cache_entries where stored_at < ?', [before])) as { rowCount: number };
+  return result.rowCount;
+}
+
+/** PostgreSQL: deletes every entry of the shared cache, for a measure that starts with nothing computed (nothing elsewhere, or before the migration). */
+export async function emptySharedSearchCache(db: Knex): Promise<void> {
+  if (await hasSharedCache(db, storeOf(db))) await db.raw('truncate search_cache_entries');
 }
 
 /** SQLite: one text for any list of names, so one prepared statement per connection. */
@@ -154,17 +218,29 @@ export async function cachedSearch<T>(db: Knex, index: string, version: string |
     // Most recently used last: the oldest entries go first when the cache is full.
     store.entries.delete(key);
     store.entries.set(key, value);
-    count(index, true);
+    count(index, 'hit');
     return value;
   }
   const running = store.running.get(key) as Promise<T> | undefined;
   if (running) {
-    count(index, true);
+    count(index, 'hit');
     return running;
   }
-  count(index, false);
-  const turns = insideComputation.getStore() ? undefined : store.turns;
-  const computing = turns ? turns.run('recherche', () => insideComputation.run(true, compute)) : compute();
+  // Read inside the computation's context: a question asked inside another computation
+  // takes no second turn.
+  const inside = !!insideComputation.getStore();
+  const computing = (async () => {
+    const shared = (await hasSharedCache(db, store)) ? await readShared<T>(db, key) : undefined;
+    if (shared !== undefined) {
+      count(index, 'shared');
+      return shared;
+    }
+    count(index, 'miss');
+    const turns = inside ? undefined : store.turns;
+    const value = await (turns ? turns.run('recherche', () => insideComputation.run(true, compute)) : compute());
+    if (await hasSharedCache(db, store)) await writeShared(db, key, value);
+    return value;
+  })();
   store.running.set(key, computing);
   try {
     const value = await computing;

@@ -5,7 +5,7 @@ import { migrateLatest } from '../../../src/migrations/index.js';
 import { createSearchIndex, defineSearchIndex, upsertSearchDocuments, deleteSearchDocuments } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { searchPage } from '../../../src/platform/search/search-page.js';
-import { cachedSearch, MISSES_AT_ONCE, searchCacheStats, searchDataVersion, tablesOf } from '../../../src/platform/search/search-cache.js';
+import { cachedSearch, MISSES_AT_ONCE, searchCacheStats, searchDataVersion, sweepSharedSearchCache, tablesOf } from '../../../src/platform/search/search-cache.js';
 import { sqliteVersionTriggers } from '../../../src/migrations/0032-sqlite-search-versions.js';
 import { SEARCHED_TABLES } from '../../../src/migrations/0030-search-under-load.js';
 import { TABLES_MOVED_TO_RECORDS } from '../../../src/migrations/0037-search-documents-in-records.js';
@@ -232,5 +232,47 @@ describe(`search result cache (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, fun
     );
     expect(answers).to.deep.equal(Array.from({ length: asked }, (_, i) => `${i} partagée ${i}`));
     expect(most).to.equal(usingPostgres ? MISSES_AT_ONCE : asked);
+  });
+
+  it('shares a computed page with the other processes on PostgreSQL until a write changes the version (each process computes its own on SQLite), and sweeps old entries', async () => {
+    const stats = () => searchCacheStats().cache_search ?? { hits: 0, misses: 0, shared: 0 };
+    const ask = (pool: Database) => searchPage(pool, parseQuery('ecole toiture'), { ...spec('29'), base: pool('cache_records as c').where('c.departement', '29') }, page);
+    const computed = await ask(db);
+    const before = stats();
+    const elsewhere = await ask(other);
+    expect(elsewhere).to.deep.equal(computed);
+    expect(stats().shared - before.shared).to.equal(usingPostgres ? 1 : 0);
+    expect(stats().misses - before.misses).to.equal(usingPostgres ? 0 : 1);
+
+    // A write seen by both: neither process's entry, nor the shared one, answers any more.
+    await db('cache_records').insert({ id: 'r600', departement: '29', date: '2027-02-01' });
+    await db.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'r600', fields: { titre: 'ecole toiture' } }]));
+    const afterWrite = stats();
+    const fresh = await ask(other);
+    expect(fresh.keys[0]).to.equal('r600');
+    expect(fresh.total).to.equal(computed.total + 1);
+    expect(stats().misses - afterWrite.misses).to.equal(1);
+
+    // A third pool (a process just started) reads the new answer from the shared table on PostgreSQL.
+    const third = openDatabase(database.databaseUrl);
+    try {
+      const beforeThird = stats();
+      expect(await ask(third)).to.deep.equal(fresh);
+      expect(stats().shared - beforeThird.shared).to.equal(usingPostgres ? 1 : 0);
+    } finally {
+      await third.destroy();
+    }
+
+    if (!usingPostgres) {
+      expect(await sweepSharedSearchCache(db, new Date())).to.equal(0);
+      return;
+    }
+    const stored = async () => Number((await db('search_cache_entries').count({ n: '*' }).first())?.n);
+    const kept = await stored();
+    expect(kept).to.be.greaterThan(1);
+    // Entries stored after the date stay; entries stored before it go.
+    expect(await sweepSharedSearchCache(db, new Date(Date.now() - 60_000))).to.equal(0);
+    expect(await sweepSharedSearchCache(db, new Date(Date.now() + 60_000))).to.equal(kept);
+    expect(await stored()).to.equal(0);
   });
 });
