@@ -129,8 +129,14 @@ async function hasSharedCache(db: Knex, store: Store): Promise<boolean> {
   return store.shared;
 }
 
-/** The shared cache's key: a hash of the process cache's key (version and whole question), a fixed 64 characters. */
-const sharedKey = (key: string) => createHash('sha256').update(key).digest('hex');
+/**
+ * The form of the values the processes share: changed with the form of a cached page or
+ * ranking, so that during a rolling upgrade no process reads a value written by another
+ * version of the code.
+ */
+const SHARED_FORM = 'page-1';
+/** The shared cache's key: a hash of the values' form and the process cache's key (version and whole question), a fixed 64 characters. */
+const sharedKey = (key: string) => createHash('sha256').update(SHARED_FORM).update('\u0000').update(key).digest('hex');
 
 /**
  * The value another process (or this one, before a restart) stored for the key, or
