@@ -4,7 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../platform/db/database.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
-import { pipelined } from '../platform/db/pipelined.js';
+import { arrayLiteral, pipelined } from '../platform/db/pipelined.js';
 import type { WriteCounts } from './importer.js';
 
 export interface UpsertOutcome<Row> extends WriteCounts {
@@ -230,29 +230,6 @@ function columnArrays(rows: readonly object[], columns: readonly string[]): Knex
     const values = rows.map((row) => (row as Record<string, unknown>)[c] ?? null);
     return arrayLiteral(values) ?? (values as Knex.RawBinding);
   });
-}
-
-/**
- * The text pg writes for an array of texts, numbers and booleans (`{"a","b",NULL}`, every
- * value quoted, `\` and `"` escaped), or null for any other value. Built here with one join
- * instead of pg's string appended value by value, each through two regular expressions:
- * it is the thread's work while the database waits for the statement.
- */
-export function arrayLiteral(values: readonly unknown[]): string | null {
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    let text: string;
-    if (value === null || value === undefined) {
-      parts[i] = 'NULL';
-      continue;
-    }
-    if (typeof value === 'string') text = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
-    else return null;
-    parts[i] = text.includes('\\') || text.includes('"') ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${text}"`;
-  }
-  return `{${parts.join(',')}}`;
 }
 
 /** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */

@@ -30,3 +30,26 @@ export async function pipelined<Item, Built, Answer>(
     done(await running, items[i] as Item);
   }
 }
+
+/**
+ * The text pg writes for an array of texts, numbers and booleans (`{"a","b",NULL}`, every
+ * value quoted, `\` and `"` escaped), or null for any other value. Built here with one join
+ * instead of pg's string appended value by value, each through two regular expressions:
+ * it is the thread's work while the database waits for the statement.
+ */
+export function arrayLiteral(values: readonly unknown[]): string | null {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    let text: string;
+    if (value === null || value === undefined) {
+      parts[i] = 'NULL';
+      continue;
+    }
+    if (typeof value === 'string') text = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+    else return null;
+    parts[i] = text.includes('\\') || text.includes('"') ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${text}"`;
+  }
+  return `{${parts.join(',')}}`;
+}

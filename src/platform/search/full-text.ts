@@ -27,7 +27,7 @@ import type { Knex } from 'knex';
 import { kindOf } from '../db/database.js';
 import type { DeferrableTable } from '../db/deferred-indexes.js';
 import { withSqlite, statement } from '../db/statements.js';
-import { pipelined } from '../db/pipelined.js';
+import { arrayLiteral, pipelined } from '../db/pipelined.js';
 import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
 
 /** PostgreSQL's weight classes; the same values weigh the columns in bm25 on SQLite. */
@@ -406,17 +406,34 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
     );
     return;
   }
-  // Each chunk's words and literals built while the database runs the chunk before.
+  // Each chunk's words and literals built while the database runs the chunk before. The
+  // documents travel as one text array per column (`unnest`), each list as its array's
+  // literal: PostgreSQL reads them in four fifths of the time it took to read the same rows
+  // from JSON (`json_to_recordset`): 100,000 companies' documents inserted in 0.99–1.04 s
+  // against 1.27–1.31 s, alternated twice.
   const records = recordsOf(db, index);
+  const lists = records ? [] : (index.postgresLists ?? []);
   const sql = records
-    ? `update "${records.table}" as r set document = d.document::tsvector from json_to_recordset(?::json) as d(key text, document text) ` +
+    ? `update "${records.table}" as r set document = d.document::tsvector from unnest(?::text[], ?::text[]) as d(key, document) ` +
       `where r."${records.key}" = d.key and r.document is distinct from d.document::tsvector`
     : ownTableUpsertSql(index);
+  const columnsOf = (batch: readonly SearchDocument[]): string[] => {
+    const keys = new Array<string>(batch.length);
+    const documents = new Array<string>(batch.length);
+    const listed = lists.map(() => new Array<string>(batch.length));
+    batch.forEach((d, i) => {
+      keys[i] = d.key;
+      documents[i] = tsvectorLiteral(index, indexedWords(index, d.fields));
+      const values = listsOf(index, d);
+      lists.forEach((l, n) => ((listed[n] as string[])[i] = arrayLiteral(values[l] as string[]) as string));
+    });
+    return [keys, documents, ...listed].map((column) => arrayLiteral(column) as string);
+  };
   const run = (trx: Knex) =>
     pipelined(
       chunks(latest, POSTGRES_BATCH),
-      (batch) => JSON.stringify(batch.map((d) => ({ key: d.key, document: tsvectorLiteral(index, indexedWords(index, d.fields)), ...listsOf(index, d) }))),
-      (json) => trx.raw(sql, [json]),
+      columnsOf,
+      (arrays) => trx.raw(sql, arrays),
     );
   await (db.isTransaction ? run(db) : db.transaction(run));
 }
@@ -440,15 +457,15 @@ export function recordDocument(index: SearchIndex, fields: SearchDocument['field
   return tsvectorLiteral(index, indexedWords(index, fields));
 }
 
-/** PostgreSQL: the upsert of a batch of documents (JSON) into an index's own table, an unchanged document left alone. */
+/** PostgreSQL: the upsert of a batch of documents (a text array per column) into an index's own table, an unchanged document left alone. */
 function ownTableUpsertSql(index: SearchIndex): string {
   const lists = (index.postgresLists ?? []).map((l) => `"${l}"`);
   const columns = ['document', ...lists];
   const changed = columns.map((c) => `"${index.name}".${c}`).join(', ');
   const given = columns.map((c) => `excluded.${c}`).join(', ');
   return (
-    `insert into "${index.name}" (key, ${columns.join(', ')}) select key, document::tsvector${lists.map((l) => `, coalesce(${l}, '{}')`).join('')} ` +
-    `from json_to_recordset(?::json) as d(key text, document text${lists.map((l) => `, ${l} text[]`).join('')}) ` +
+    `insert into "${index.name}" (key, ${columns.join(', ')}) select key, document::tsvector${lists.map((l) => `, ${l}::text[]`).join('')} ` +
+    `from unnest(?::text[], ?::text[]${lists.map(() => ', ?::text[]').join('')}) as d(key, document${lists.map((l) => `, ${l}`).join('')}) ` +
     `on conflict (key) do update set ${columns.map((c) => `${c} = excluded.${c}`).join(', ')} where (${changed}) is distinct from (${given})`
   );
 }

@@ -1,8 +1,7 @@
 // A bulk write's statements go one at a time and in order, each next one built while the one before runs; a failure stops the rest and is thrown; an array's literal is the text pg itself writes.
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
-import { pipelined } from '../../../src/platform/db/pipelined.js';
-import { arrayLiteral } from '../../../src/import/upsert.js';
+import { arrayLiteral, pipelined } from '../../../src/platform/db/pipelined.js';
 
 /** pg's own writer of a parameter (what it sends for an array). */
 const pgUtils = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
