@@ -4,7 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../platform/db/database.js';
 import { statement, withSqlite } from '../platform/db/statements.js';
-import { arrayLiteral, pipelined } from '../platform/db/pipelined.js';
+import { columnArrays, pipelined } from '../platform/db/pipelined.js';
 import type { WriteCounts } from './importer.js';
 
 export interface UpsertOutcome<Row> extends WriteCounts {
@@ -218,18 +218,6 @@ function unnestInsert(table: string, columns: readonly string[], types: Map<stri
   const list = columns.map(quoteIdentifier).join(', ');
   const arrays = columns.map((c) => `?::${types.get(c)}[]`).join(', ');
   return `insert into ${quoteIdentifier(table)} (${list}) select * from unnest(${arrays}) as u(${list})`;
-}
-
-/**
- * One parameter per column, in the rows' order (undefined as null, as Knex binds it): the
- * array's literal (`arrayLiteral`), or the array itself for pg to write when a value is not
- * a plain text, number or boolean.
- */
-function columnArrays(rows: readonly object[], columns: readonly string[]): Knex.RawBinding[] {
-  return columns.map((c) => {
-    const values = rows.map((row) => (row as Record<string, unknown>)[c] ?? null);
-    return arrayLiteral(values) ?? (values as Knex.RawBinding);
-  });
 }
 
 /** Inserts rows, ignoring those whose key already exists (row by row on SQLite, in chunks on PostgreSQL). */

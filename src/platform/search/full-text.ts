@@ -27,7 +27,7 @@ import type { Knex } from 'knex';
 import { kindOf } from '../db/database.js';
 import type { DeferrableTable } from '../db/deferred-indexes.js';
 import { withSqlite, statement } from '../db/statements.js';
-import { arrayLiteral, pipelined } from '../db/pipelined.js';
+import { arrayLiteral, columnArrays, pipelined } from '../db/pipelined.js';
 import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
 
 /** PostgreSQL's weight classes; the same values weigh the columns in bm25 on SQLite. */
@@ -417,22 +417,17 @@ export async function upsertSearchDocuments(db: Knex, index: SearchIndex, docs: 
     ? `update "${records.table}" as r set document = d.document::tsvector from unnest(?::text[], ?::text[]) as d(key, document) ` +
       `where r."${records.key}" = d.key and r.document is distinct from d.document::tsvector`
     : ownTableUpsertSql(index);
-  const columnsOf = (batch: readonly SearchDocument[]): string[] => {
-    const keys = new Array<string>(batch.length);
-    const documents = new Array<string>(batch.length);
-    const listed = lists.map(() => new Array<string>(batch.length));
-    batch.forEach((d, i) => {
-      keys[i] = d.key;
-      documents[i] = tsvectorLiteral(index, indexedWords(index, d.fields));
-      const values = listsOf(index, d);
-      lists.forEach((l, n) => ((listed[n] as string[])[i] = arrayLiteral(values[l] as string[]) as string));
-    });
-    return [keys, documents, ...listed].map((column) => arrayLiteral(column) as string);
+  const columns = ['key', 'document', ...lists];
+  const row = (d: SearchDocument): Record<string, string> => {
+    const values = listsOf(index, d);
+    const out: Record<string, string> = { key: d.key, document: tsvectorLiteral(index, indexedWords(index, d.fields)) };
+    for (const l of lists) out[l] = arrayLiteral(values[l] ?? []) as string;
+    return out;
   };
   const run = (trx: Knex) =>
     pipelined(
       chunks(latest, POSTGRES_BATCH),
-      columnsOf,
+      (batch) => columnArrays(batch.map(row), columns),
       (arrays) => trx.raw(sql, arrays),
     );
   await (db.isTransaction ? run(db) : db.transaction(run));

@@ -236,7 +236,8 @@ export async function cachedSearch<T>(db: Knex, index: string, version: string |
   // takes no second turn.
   const inside = !!insideComputation.getStore();
   const computing = (async () => {
-    const shared = (await hasSharedCache(db, store)) ? await readShared<T>(db, key) : undefined;
+    const sharing = await hasSharedCache(db, store);
+    const shared = sharing ? await readShared<T>(db, key) : undefined;
     if (shared !== undefined) {
       count(index, 'shared');
       return shared;
@@ -244,7 +245,7 @@ export async function cachedSearch<T>(db: Knex, index: string, version: string |
     count(index, 'miss');
     const turns = inside ? undefined : store.turns;
     const value = await (turns ? turns.run('recherche', () => insideComputation.run(true, compute)) : compute());
-    if (await hasSharedCache(db, store)) await writeShared(db, key, value);
+    if (sharing) await writeShared(db, key, value);
     return value;
   })();
   store.running.set(key, computing);

@@ -1,4 +1,4 @@
-// The search result cache is exact: a repeated question is answered from it, and any committed write to a table the search reads — by this connection, another pool or another process, to the records, their filters or the index — is seen by the next call; an uncommitted write is not; a write to a table no search reads (the quota log) leaves it alone; only tables with a version counter are cached.
+// The search result cache is exact: a repeated question is answered from it, and any committed write to a table the search reads — by this connection, another pool or another process, to the records, their filters or the index — is seen by the next call; an uncommitted write is not; a write to a table no search reads (the quota log) leaves it alone; only tables with a version counter are cached; on PostgreSQL a page one process computed answers the others until the version changes.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
 import { migrateLatest } from '../../../src/migrations/index.js';
