@@ -65,7 +65,9 @@ try {
   for (const body of questions) await action(JSON.parse(body));
   const hit = process.cpuUsage(again);
   console.log(`  de nouveau (depuis le cache des résultats) : CPU ${((hit.user + hit.system) / 1000 / questions.length).toFixed(2)} ms par appel`);
+  // The costliest by the service's CPU (SQLite works in it), then by wall time (PostgreSQL's work is in its own processes).
   for (const m of [...measured].sort((a, b) => b.cpu - a.cpu).slice(0, 8)) console.log(`  ${m.cpu.toFixed(1).padStart(7)} ms CPU  ${String(m.total).padStart(5)}  ${m.body}`);
+  for (const m of [...measured].sort((a, b) => b.wall - a.wall).slice(0, 8)) console.log(`  ${m.wall.toFixed(1).padStart(7)} ms     ${String(m.total).padStart(5)}  ${m.body}`);
 } finally {
   await db.destroy();
 }

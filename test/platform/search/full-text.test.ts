@@ -207,6 +207,29 @@ describe(`full-text search (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, () => 
     }
   });
 
+  (usingPostgres ? it : it.skip)('ranks the matches once when the ties of the last end within those read ahead (PostgreSQL)', async () => {
+    let tied = 0;
+    for (const query of ['toiture', 'travaux', 'couverture, charpente', 'zinc']) {
+      const parsed = parseQuery(query);
+      const all = await searchKeys(db, INDEX, parsed, { limit: 1000 });
+      for (let count = 1; count < all.length; count++) {
+        if (all[count]?.rank !== all[count - 1]?.rank) continue;
+        tied += 1;
+        const statements: string[] = [];
+        const listen = (q: { sql: string }) => statements.push(q.sql);
+        db.on('query', listen);
+        try {
+          const got = await bestMatches(db, INDEX, parsed, count, { tiesRead: all.length });
+          expect(got.length, `${query} ${count}`).to.be.greaterThan(count);
+        } finally {
+          db.off('query', listen);
+        }
+        expect(statements, `${query} ${count}`).to.have.length(1);
+      }
+    }
+    expect(tied).to.be.greaterThan(0);
+  });
+
   it('counts the matches up to a cap', async () => {
     const parsed = parseQuery('travaux, réfection, entreprise, lot, plomberie');
     const total = expected(parsed).length;
