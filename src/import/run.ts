@@ -11,7 +11,7 @@ import { startCheckpointer } from '../platform/db/checkpointer.js';
 import { kindOf, sqliteFileOf, type Database } from '../platform/db/database.js';
 import { withSqlite } from '../platform/db/statements.js';
 import { deferrableSearchTables } from '../platform/search/full-text.js';
-import { deferIndexes, restoreDeferredIndexes } from '../platform/db/deferred-indexes.js';
+import { compactRewrittenTables, deferIndexes, restoreDeferredIndexes, type DeferrableTable } from '../platform/db/deferred-indexes.js';
 import { makeRoomForWriters } from '../platform/db/writer-queue.js';
 import { analyzeChangedTables, analyzeGrowingTables, countTableChanges, type TableChanges } from '../platform/db/statistics.js';
 import { MAX_PROBLEMS_KEPT, rowBatches, type BatchSizes, type RowBatch } from './batches.js';
@@ -233,6 +233,7 @@ export async function importFile<Raw, Row>(
   let progress: Progress | null = null;
   let readBytes = 0;
   let loaded = false;
+  let deferrable: DeferrableTable[] = [];
   // PostgreSQL: the rows changed per table, for the statistics of the tables a load changed (statistics.ts).
   const changes: TableChanges = new Map();
   // The same rows counted since each table's last analysis during the load.
@@ -241,7 +242,8 @@ export async function importFile<Raw, Row>(
     restore = await importSettings(db);
     // A first load into empty tables: their secondary indexes (but those the load reads) built once at the end.
     if (options.deferIndexes ?? fileBytes >= DEFER_INDEXES_MIN_BYTES) {
-      await deferIndexes(db, [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)], fileBytes);
+      deferrable = [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)];
+      await deferIndexes(db, deferrable, fileBytes);
     }
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
@@ -294,6 +296,8 @@ export async function importFile<Raw, Row>(
   } finally {
     await source?.close().catch(() => undefined);
     await restore().catch(() => undefined);
+    // A load that went through: the tables it rewrote written anew before their indexes are built (a failure costs only room).
+    if (loaded) await compactRewrittenTables(db, deferrable).catch(() => undefined);
     // Whether the load went through or stopped, the tables get their indexes back (any
     // deferred one, a stopped earlier load's too). A failed build fails a load that went
     // through; a load that stopped reports its own error.
