@@ -234,6 +234,7 @@ export async function importFile<Raw, Row>(
   let readBytes = 0;
   let loaded = false;
   let deferrable: DeferrableTable[] = [];
+  let dropped: string[] = [];
   // PostgreSQL: the rows changed per table, for the statistics of the tables a load changed (statistics.ts).
   const changes: TableChanges = new Map();
   // The same rows counted since each table's last analysis during the load.
@@ -243,7 +244,7 @@ export async function importFile<Raw, Row>(
     // A first load into empty tables: their secondary indexes (but those the load reads) built once at the end.
     if (options.deferIndexes ?? fileBytes >= DEFER_INDEXES_MIN_BYTES) {
       deferrable = [...(await deferrableSearchTables(db)), ...deferrableTablesOf(importer)];
-      await deferIndexes(db, deferrable, fileBytes);
+      dropped = await deferIndexes(db, deferrable, fileBytes);
     }
     const stamp = now().toISOString();
     source = inWorker && catalogue ? await readInWorker<Row>(catalogue, importer.name, path, stamp, sizes) : await readHere(importer, path, stamp, sizes);
@@ -297,7 +298,7 @@ export async function importFile<Raw, Row>(
     await source?.close().catch(() => undefined);
     await restore().catch(() => undefined);
     // A load that went through: the tables it rewrote written anew before their indexes are built (a failure costs only room).
-    if (loaded) await compactRewrittenTables(db, deferrable).catch(() => undefined);
+    if (loaded) await compactRewrittenTables(db, deferrable, dropped).catch(() => undefined);
     // Whether the load went through or stopped, the tables get their indexes back (any
     // deferred one, a stopped earlier load's too). A failed build fails a load that went
     // through; a load that stopped reports its own error.

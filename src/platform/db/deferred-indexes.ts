@@ -117,8 +117,9 @@ export async function deferIndexes(db: Knex, tables: readonly DeferrableTable[],
 
 /**
  * PostgreSQL, after a load and before its indexes are built: each of these tables that a first
- * load of another rewrote (`rewrittenByFirstLoadOf`) and whose indexes it deferred is written
- * anew (`VACUUM FULL`), without the room its rows' earlier versions left. The establishments'
+ * load of another rewrote (`rewrittenByFirstLoadOf`) and whose indexes this load deferred
+ * (`dropped`, as `deferIndexes` returned them; not those an earlier stopped load left) is
+ * written anew (`VACUUM FULL`), without the room its rows' earlier versions left. The establishments'
  * first load rewrites every company's document: on the large set the documents' table then
  * held 30.5 % of free space (49,061 pages for 33,970 written whole), and ranking the matches
  * of the broadest words read a third more pages than they fill (« travaux batiment »,
@@ -126,13 +127,13 @@ export async function deferIndexes(db: Knex, tables: readonly DeferrableTable[],
  * against reads too; a first load is already without its words' index. Returns the tables
  * written anew (nothing on SQLite).
  */
-export async function compactRewrittenTables(db: Knex, tables: readonly DeferrableTable[]): Promise<string[]> {
-  if (kindOf(db) !== 'postgres' || !(await storeExists(db))) return [];
+export async function compactRewrittenTables(db: Knex, tables: readonly DeferrableTable[], dropped: readonly string[]): Promise<string[]> {
+  if (kindOf(db) !== 'postgres' || !dropped.length || !(await storeExists(db))) return [];
   const compacted: string[] = [];
   for (const { table, rewrittenByFirstLoadOf } of tables) {
     if (rewrittenByFirstLoadOf === undefined) continue;
     if (!TABLE_NAME.test(table)) throw new Error(`Table ${table} : nom invalide.`);
-    const { rows } = await db.raw(`select exists (select 1 from ${STORE} where table_name = ?) as deferred`, [table]);
+    const { rows } = await db.raw(`select exists (select 1 from ${STORE} where table_name = ? and name = any(?::text[])) as deferred`, [table, dropped as string[]]);
     if (!(rows as { deferred: boolean }[])[0]?.deferred) continue;
     await db.raw(`vacuum full "${table}"`);
     compacted.push(table);
