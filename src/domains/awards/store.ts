@@ -152,7 +152,10 @@ export async function searchAwards(
   if (f.notifiedFrom) base.where('a.date_notification', '>=', f.notifiedFrom);
   if (f.notifiedTo) base.where('a.date_notification', '<=', f.notifiedTo);
   const filtered = Object.values(f).some((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length));
-  const found = await searchPage(db, parsed, { index: AWARDS_SEARCH, base, key: 'a.award_key', then: { column: 'a.date_notification', order: 'desc' }, filtered }, page);
+  // The departments list their awards (every award the filter lets through): on SQLite broad
+  // words are matched among them rather than each match's record read (`readsAmongListed`).
+  const among = f.departements?.length ? db('awards as l').select('l.award_key').whereIn('l.departement', f.departements) : undefined;
+  const found = await searchPage(db, parsed, { index: AWARDS_SEARCH, base, key: 'a.award_key', then: { column: 'a.date_notification', order: 'desc' }, filtered, among }, page);
   return { keys: found.keys, hasMore: found.hasMore, total: found.total };
 }
 

@@ -1,41 +1,29 @@
 // A company search with broad words and a department (« an active establishment in the department ») answers exactly what the whole join ranked by the database answers, whether the words' matches are each checked against their establishments or read among the department's companies: same companies, same order, same capped count, page after page.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { searchCompanies } from '../../../src/domains/companies/store.js';
 import { COMPANIES_SEARCH } from '../../../src/domains/companies/search-index.js';
 import { countMatches, orderByRelevance, searchMatches } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { FEWEST_MATCHES, LISTED_PER_MATCH } from '../../../src/platform/search/search-page.js';
-import { importFile } from '../../../src/import/run.js';
-import { IMPORTERS } from '../../../src/domains/importers.js';
-import { writeDemoData } from '../../../scripts/demo/index.js';
-import { openMigratedDatabase, usingPostgres, type MigratedDatabase } from '../../helpers/service.js';
+import { usingPostgres, type MigratedDatabase } from '../../helpers/service.js';
+import { demoDatabase } from '../../helpers/demo-database.js';
 
 const TODAY = '2026-03-05';
-const silent = () => ({ update: () => undefined, stop: () => undefined });
 
 describe(`company searches by department (${usingPostgres ? 'PostgreSQL' : 'SQLite'})`, function () {
   this.timeout(180000);
   let database: MigratedDatabase;
-  let dir: string;
   let departements: string[];
 
   before(async () => {
-    database = await openMigratedDatabase();
+    database = await demoDatabase(['sirene-unites', 'sirene-etablissements'], TODAY);
     const { db } = database;
-    dir = mkdtempSync(join(tmpdir(), 'search-departments-'));
-    const demo = await writeDemoData({ scale: 'small', outDir: dir, seed: 1, today: TODAY });
-    for (const source of ['sirene-unites', 'sirene-etablissements'] as const)
-      for (const file of demo.files.filter((f) => f.source === source && !f.name.endsWith('.jsonl'))) await importFile(db, IMPORTERS[source] as never, file.path, { progress: silent });
     // The most and the least frequent departments of active establishments.
     const counts = (await db('establishments').where('etat', 'A').whereNotNull('departement').groupBy('departement').select('departement').count('* as n').orderBy([{ column: 'n', order: 'desc' }, 'departement'])) as { departement: string }[];
     departements = [...counts.slice(0, 2), ...counts.slice(-2)].map((c) => c.departement);
   });
   after(async () => {
     await database?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** The reference: the whole join, ranked and ordered by the database (relevance, newest, SIREN). */
