@@ -140,6 +140,31 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
     });
   }
 
+  it('reads the matches among a list in one statement that ranks, orders and counts the passing records (SQLite)', async function () {
+    if (usingPostgres) this.skip();
+    // A pool without reading threads: its statements are the ones seen here.
+    const plain = openDatabase(database.databaseUrl);
+    try {
+      const matching: string[] = [];
+      plain.on('query', (q: { sql: string }) => void (/ match /i.test(q.sql) && matching.push(q.sql)));
+      const spec: SearchPageSpec = {
+        index: INDEX,
+        base: plain('page_records as p').whereIn('p.departement', ['22']),
+        key: 'p.id',
+        then: { column: 'p.date', order: 'desc' },
+        filtered: true,
+        among: plain('page_records as a').select('a.id').whereIn('a.departement', ['22']),
+      };
+      const want = await reference('travaux', ['22']);
+      // A cap below the passing records: before, a count up to the cap, then the order at the cap.
+      const page = await searchPage(plain, parseQuery('travaux'), spec, { offset: 5, limit: 5, countCap: 10 });
+      expect(page).to.deep.equal({ keys: want.slice(5, 10), hasMore: true, total: 10 });
+      expect(matching).to.have.length(1);
+    } finally {
+      await plain.destroy();
+    }
+  });
+
   // Below the count's cap every passing record is read and ranked alone; at the cap the
   // index's best matches are widened: both sides of the boundary answer the same.
   for (const c of [
