@@ -1,11 +1,11 @@
-// The settings read from the environment: SQLITE_READ_THREADS defaults to 2 for a lone API process and to none for several, PG_PARALLEL_WORKERS to 0; each takes 0 or a positive count, and a bad value stops the start naming the variable.
+// The settings read from the environment: SQLITE_READ_THREADS defaults to 3 for a lone API process and to none for several, PG_PARALLEL_WORKERS to 0; each takes 0 or a positive count, and a bad value stops the start naming the variable.
 import { expect } from 'chai';
 import { loadConfig } from '../src/config.js';
 
 describe('configuration from the environment', () => {
-  it('reads SQLITE_READ_THREADS: by default 2 for one API process and none for several, 0 for none, a positive count as given', () => {
-    expect(loadConfig({ WORKERS: '1' }).sqliteReadThreads).to.equal(2);
-    expect(loadConfig({ WORKERS: '1', SQLITE_READ_THREADS: '' }).sqliteReadThreads).to.equal(2);
+  it('reads SQLITE_READ_THREADS: by default 3 for one API process and none for several, 0 for none, a positive count as given', () => {
+    expect(loadConfig({ WORKERS: '1' }).sqliteReadThreads).to.equal(3);
+    expect(loadConfig({ WORKERS: '1', SQLITE_READ_THREADS: '' }).sqliteReadThreads).to.equal(3);
     expect(loadConfig({ WORKERS: '2' }).sqliteReadThreads).to.equal(0);
     expect(loadConfig({ WORKERS: '1', SQLITE_READ_THREADS: '0' }).sqliteReadThreads).to.equal(0);
     expect(loadConfig({ WORKERS: '4', SQLITE_READ_THREADS: '3' }).sqliteReadThreads).to.equal(3);

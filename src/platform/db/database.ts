@@ -59,6 +59,17 @@ export function databaseKind(url: string): DatabaseKind {
 export const SQLITE_CACHE_KIB = 64 * 1024;
 
 /**
+ * Page cache of each reading thread's connection (KiB): the threads read what the searches
+ * the result cache cannot answer read, the index's ranking of broad words included (bm25
+ * over the whole lists of pages of their words). With 64 MiB each, those rankings cost more
+ * of the service's CPU in the threads than on the process's connection (large set,
+ * `entreprises.search` under load: 2.8–3.5 → 3.4–4.0 ms per call); with 256 MiB and three
+ * threads, 2.4–3.1 ms against 2.4–3.7 (« Reading threads » in docs/performance.md). The
+ * cache fills as pages are read, up to this.
+ */
+export const SQLITE_READER_CACHE_KIB = 256 * 1024;
+
+/**
  * Knex's own log lines (a failed acquisition, a connection ended) carry stack traces and
  * sometimes a query's text: they are not written. The same failures reach the code as
  * errors, which the service logs once, summarised (log.ts `errorSummary`).
@@ -73,7 +84,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     const readThreads: ReadThreadsConfig | undefined =
       options.readThreads && filename !== ':memory:'
         ? // Off the loop, a thread may wait for a lock as long as any statement may take.
-          { threads: options.readThreads, filename: resolve(filename), cacheKib: SQLITE_CACHE_KIB, busyTimeoutMs: 5000, timeoutMs: options.statementTimeoutMs ?? 30_000 }
+          { threads: options.readThreads, filename: resolve(filename), cacheKib: SQLITE_READER_CACHE_KIB, busyTimeoutMs: 5000, timeoutMs: options.statementTimeoutMs ?? 30_000 }
         : undefined;
     const config: Knex.Config & { lockBudgetMs: number; readThreads?: ReadThreadsConfig } = {
       client: RetryingSqliteClient as unknown as typeof Knex.Client,

@@ -706,22 +706,19 @@ export async function bestMatches(
   }
   const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
   const match = fts5Query(parsed);
-  return withSqlite(db, (conn) => {
-    const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
-    const read = count + tiesRead;
-    let rows = statement(conn, `${ranked} order by rank desc limit ?`).all(match, read) as { id: number; rank: number }[];
-    if (rows.length >= count) {
-      const last = (rows[count - 1] as { rank: number }).rank;
-      if (rows.length === read && (rows[read - 1] as { rank: number }).rank === last) {
-        // A tie running past what was read: every match from the last rank on, with its key
-        // in the same statement (thousands of ties, each looked up alone, cost more).
-        return statement(conn, `select k.key as key, r.rank as rank from (${ranked}) r join "${keysTable(index)}" k on k.id = r.id where r.rank >= ?`).all(match, last) as SearchHit[];
-      }
-      rows = rows.filter((r) => r.rank >= last);
-    }
-    const keyOf = statement(conn, `select key from "${keysTable(index)}" where id = ?`).pluck();
-    return rows.map((r) => ({ key: keyOf.get(r.id) as string, rank: r.rank }));
-  });
+  // Through Knex, not on the connection directly: inside `offLoop` the statements go to a
+  // reading thread. Ranking broad words costs 100 to 250 ms on the large set (bm25 over
+  // every match), and on the process's connection it held the event loop that long.
+  const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
+  const keyed = (rows: string) => `select k.key as key, r.rank as rank from (${rows}) r join "${keysTable(index)}" k on k.id = r.id`;
+  const read = count + tiesRead;
+  const rows = (await db.raw(`${keyed(`${ranked} order by rank desc limit ?`)} order by r.rank desc`, [match, read])) as SearchHit[];
+  if (rows.length < count) return rows;
+  const last = (rows[count - 1] as SearchHit).rank;
+  // A tie running past what was read: every match from the last rank on, with its key in the
+  // same statement (thousands of ties, each looked up alone, cost more).
+  if (rows.length === read && (rows[read - 1] as SearchHit).rank === last) return (await db.raw(`${keyed(ranked)} where r.rank >= ?`, [match, last])) as SearchHit[];
+  return rows.filter((r) => r.rank >= last);
 }
 
 /** How many documents match, counted up to `cap` at most (`min(count, cap)`). */
@@ -731,8 +728,9 @@ export async function countMatches(db: Knex, index: SearchIndex, parsed: ParsedQ
   if (kindOf(db) === 'sqlite') {
     // The index alone: every document has its key (both are written and deleted together);
     // looking each key up cost a few µs a match, the count's whole cost for common words.
-    const match = fts5Query(parsed);
-    return withSqlite(db, (conn) => statement(conn, `select count(*) from (select rowid from "${index.name}" where "${index.name}" match ? limit ?)`).pluck().get(match, cap) as number);
+    // Through Knex: in a reading thread inside `offLoop` (broad words: tens of milliseconds).
+    const [row] = (await db.raw(`select count(*) as n from (select rowid from "${index.name}" where "${index.name}" match ? limit ?)`, [fts5Query(parsed), cap])) as { n: number }[];
+    return Number(row?.n ?? 0);
   }
   const row = (await db
     .count({ n: '*' })

@@ -5,6 +5,7 @@ import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, 
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { readsAmongListed, searchPage, type SearchPageSpec } from '../../../src/platform/search/search-page.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
+import { withSqlite } from '../../../src/platform/db/statements.js';
 
 const COLUMNS = [
   { name: 'titre', weight: 'A' as const },
@@ -146,8 +147,9 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
     // A pool without reading threads: its statements are the ones seen here.
     const plain = openDatabase(database.databaseUrl);
     try {
+      // The statements ranking the records (the count of the words' matches ranks nothing).
       const matching: string[] = [];
-      plain.on('query', (q: { sql: string }) => void (/ match /i.test(q.sql) && matching.push(q.sql)));
+      plain.on('query', (q: { sql: string }) => void (/bm25\(/i.test(q.sql) && /page_records/.test(q.sql) && matching.push(q.sql)));
       const spec: SearchPageSpec = {
         index: INDEX,
         base: plain('page_records as p').whereIn('p.departement', ['22']),
@@ -163,6 +165,45 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
       expect(matching).to.have.length(1);
     } finally {
       await plain.destroy();
+    }
+  });
+
+  // SQLite only: the reading threads.
+  if (!usingPostgres)
+  it("ranks the index's best matches and counts the words' matches in the reading threads, never on the process's connection (SQLite)", async () => {
+    const spec = (departements: string[], among: boolean): SearchPageSpec => ({
+      index: INDEX,
+      base: base(departements),
+      key: 'p.id',
+      then: { column: 'p.date', order: 'desc' },
+      filtered: true,
+      among: among ? listed(departements) : undefined,
+    });
+    const wantAtCap = (await reference('charpente isolation', ['29', '35', '56'])).slice(0, 10);
+    const wantListed = (await reference('peinture', ['29'])).slice(0, 10);
+    // Read among the list: the words' matches are counted first.
+    expect(await readsAmongListed(db, parseQuery('peinture'), spec(['29'], true), null)).to.equal(true);
+    // Every statement the process's own connection runs during the pages (prepared now or before).
+    const conn = await withSqlite(db, (c) => c);
+    const statements = Object.getPrototypeOf(conn.prepare('select 1')) as Record<'all' | 'get' | 'iterate', (this: { source: string; database: unknown }, ...args: unknown[]) => unknown>;
+    const originals = { all: statements.all, get: statements.get, iterate: statements.iterate };
+    const ran: string[] = [];
+    for (const name of ['all', 'get', 'iterate'] as const) {
+      const original = originals[name];
+      statements[name] = function (this: { source: string; database: unknown }, ...args: unknown[]) {
+        if (this.database === conn) ran.push(this.source);
+        return original.apply(this, args);
+      };
+    }
+    try {
+      // At the cap: the index's best matches ranked.
+      const atCap = await searchPage(db, parseQuery('charpente isolation'), spec(['29', '35', '56'], false), { offset: 0, limit: 10, countCap: 20 });
+      const listedPage = await searchPage(db, parseQuery('peinture'), spec(['29'], true), { offset: 0, limit: 10, countCap: 1000 });
+      expect(ran.filter((sql) => / match /i.test(sql))).to.deep.equal([]);
+      expect(atCap.keys).to.deep.equal(wantAtCap);
+      expect(listedPage.keys).to.deep.equal(wantListed);
+    } finally {
+      Object.assign(statements, originals);
     }
   });
 
