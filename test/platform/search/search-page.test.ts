@@ -1,11 +1,11 @@
 // A search page answers exactly (with the documents in their own table, and on PostgreSQL in a column of the records' table) what the whole join ranked by the database answers (relevance, then newest, then key; counts capped), whichever way it ranks: the index alone for words, the index widened for words and filters, the passing records ranked alone below the count's cap, the database for rare filter passes or no words, the matches read among a listed superset of the passing records (a department's); pages follow one another without gap or repeat; on SQLite the page's statements run in reading threads, the reference on the connection.
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../../src/platform/db/database.js';
+import { withSqlite } from '../../../src/platform/db/statements.js';
 import { createSearchIndex, defineSearchIndex, orderByRelevance, searchMatches, upsertSearchDocuments } from '../../../src/platform/search/full-text.js';
 import { parseQuery } from '../../../src/platform/search/query-syntax.js';
 import { readsAmongListed, searchPage, type SearchPageSpec } from '../../../src/platform/search/search-page.js';
 import { freshDatabase, usingPostgres, type TestDatabaseUrl } from '../../helpers/service.js';
-import { withSqlite } from '../../../src/platform/db/statements.js';
 
 const COLUMNS = [
   { name: 'titre', weight: 'A' as const },
