@@ -42,7 +42,7 @@ export const BOUNDARIES = [
 const SCRIPTS = into(['scripts'], 'src/ n’importe rien de scripts/ : le service ne dépend pas des outils de développement.');
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'generated/**', 'data/**'] },
+  { ignores: ['node_modules/**', 'generated/**', 'data/**', 'build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

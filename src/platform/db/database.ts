@@ -3,7 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import type BetterSqlite3 from 'better-sqlite3';
 import { RetryingSqliteClient, type ReadThreadsConfig } from './sqlite-client.js';
+import { loadRanking } from './sqlite-ranking.js';
 
 export type Database = Knex;
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -96,7 +98,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       pool: {
         min: 1,
         max: 1,
-        afterCreate(conn: { pragma: (s: string) => void }, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
           // WAL lets the import CLI write while the server reads; busy_timeout waits for
           // the other process' write lock instead of failing at once (the service waits only
           // a few milliseconds at a time: busy.ts).
@@ -108,6 +110,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
           // index's pages of tens of thousands of matches (on the large demo set, a two-word
           // notice search went from ~50 to ~30 ms once its pages stayed in memory).
           conn.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+          loadRanking(conn);
           done(null, conn);
         },
       },

@@ -3,6 +3,7 @@
 // serves the calls. Read-only (`query_only`): a statement that would write is refused.
 import Sqlite from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { loadRanking } from './sqlite-ranking.js';
 
 export interface ReadRequest {
   id: number;
@@ -31,6 +32,7 @@ const db = new Sqlite(filename, { fileMustExist: true });
 db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma(`cache_size = -${cacheKib}`);
 db.pragma('query_only = ON');
+loadRanking(db);
 const statements = new Map<string, Sqlite.Statement>();
 
 function statementOf(sql: string): Sqlite.Statement {

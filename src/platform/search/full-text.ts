@@ -26,6 +26,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { kindOf } from '../db/database.js';
 import type { DeferrableTable } from '../db/deferred-indexes.js';
+import { CACHED_RANKING } from '../db/sqlite-ranking.js';
 import { withSqlite, statement } from '../db/statements.js';
 import { arrayLiteral, columnArrays, pipelined } from '../db/pipelined.js';
 import { searchWords, type ParsedQuery, type QueryTerm } from './query-syntax.js';
@@ -544,6 +545,24 @@ export function fts5Query(parsed: ParsedQuery): string {
   return parsed.groups.map((g) => `(${g.terms.map(term).join(' AND ')})`).join(' OR ');
 }
 
+/**
+ * SQLite: the relevance of a match (higher is better), FTS5's bm25 with the columns' weights,
+ * negated. With the ranking extension (`CACHED_RANKING`), `bm25_cached`: the same scores,
+ * each phrase's count of documents (the first row of every bm25 statement reads all of
+ * them: about 40 ms for a word in most of the large set's companies) kept by the connection
+ * at the index's data version, which it reads in the statement's transaction. Its phrases are given as the
+ * query has them, in order: `fts5Query`'s terms, words joined by a space, `*` after a prefix.
+ */
+export function sqliteRank(index: SearchIndex, parsed: ParsedQuery, cached = CACHED_RANKING): { sql: string; bindings: string[] } {
+  const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+  if (!cached) return { sql: `-bm25("${index.name}", ${weights})`, bindings: [] };
+  const phrases = parsed.groups.flatMap((g) => g.terms.map((t) => (t.kind === 'word' ? `${t.word}${t.prefix ? '*' : ''}` : t.words.join(' '))));
+  return {
+    sql: `-bm25_cached("${index.name}", ?, ${weights})`,
+    bindings: [[index.name, ...phrases].join('|')],
+  };
+}
+
 /** The PostgreSQL tsquery text (cast with ::tsquery, so no parser runs on the words). */
 export function tsqueryText(parsed: ParsedQuery): string {
   checkParsed(parsed);
@@ -568,9 +587,9 @@ export function tsqueryText(parsed: ParsedQuery): string {
  */
 export function searchMatches(db: Knex, index: SearchIndex, parsed: ParsedQuery, options: { among?: Knex.QueryBuilder; narrow?: Readonly<Record<string, readonly string[]>> } = {}): Knex.QueryBuilder {
   if (kindOf(db) === 'sqlite') {
-    const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+    const rank = sqliteRank(index, parsed);
     const query = db
-      .select('k.key as key', db.raw(`-bm25("${index.name}", ${weights}) as rank`))
+      .select('k.key as key', db.raw(`${rank.sql} as rank`, rank.bindings))
       .from(index.name)
       .join(`${keysTable(index)} as k`, 'k.id', `${index.name}.rowid`)
       .whereRaw(`"${index.name}" match ?`, [fts5Query(parsed)]);
@@ -704,20 +723,20 @@ export async function bestMatches(
     const all = (await db.select('key', 'rank').from(matches().as('m')).where('rank', '>=', last)) as { key: string; rank: number | string }[];
     return all.map((r) => ({ key: r.key, rank: Number(r.rank) }));
   }
-  const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
+  const rank = sqliteRank(index, parsed);
   const match = fts5Query(parsed);
   // Through Knex, not on the connection directly: inside `offLoop` the statements go to a
   // reading thread. Ranking broad words costs 100 to 250 ms on the large set (bm25 over
   // every match), and on the process's connection it held the event loop that long.
-  const ranked = `select rowid as id, -bm25("${index.name}", ${weights}) as rank from "${index.name}" where "${index.name}" match ?`;
+  const ranked = `select rowid as id, ${rank.sql} as rank from "${index.name}" where "${index.name}" match ?`;
   const keyed = (rows: string) => `select k.key as key, r.rank as rank from (${rows}) r join "${keysTable(index)}" k on k.id = r.id`;
   const read = count + tiesRead;
-  const rows = (await db.raw(`${keyed(`${ranked} order by rank desc limit ?`)} order by r.rank desc`, [match, read])) as SearchHit[];
+  const rows = (await db.raw(`${keyed(`${ranked} order by rank desc limit ?`)} order by r.rank desc`, [...rank.bindings, match, read])) as SearchHit[];
   if (rows.length < count) return rows;
   const last = (rows[count - 1] as SearchHit).rank;
   // A tie running past what was read: every match from the last rank on, with its key in the
   // same statement (thousands of ties, each looked up alone, cost more).
-  if (rows.length === read && (rows[read - 1] as SearchHit).rank === last) return (await db.raw(`${keyed(ranked)} where r.rank >= ?`, [match, last])) as SearchHit[];
+  if (rows.length === read && (rows[read - 1] as SearchHit).rank === last) return (await db.raw(`${keyed(ranked)} where r.rank >= ?`, [...rank.bindings, match, last])) as SearchHit[];
   return rows.filter((r) => r.rank >= last);
 }
 

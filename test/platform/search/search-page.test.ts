@@ -149,7 +149,7 @@ describe(`search pages (${usingPostgres ? 'PostgreSQL' : 'SQLite'}, ${label})`, 
     try {
       // The statements ranking the records (the count of the words' matches ranks nothing).
       const matching: string[] = [];
-      plain.on('query', (q: { sql: string }) => void (/bm25\(/i.test(q.sql) && /page_records/.test(q.sql) && matching.push(q.sql)));
+      plain.on('query', (q: { sql: string }) => void (/bm25(_cached)?\(/i.test(q.sql) && /page_records/.test(q.sql) && matching.push(q.sql)));
       const spec: SearchPageSpec = {
         index: INDEX,
         base: plain('page_records as p').whereIn('p.departement', ['22']),
