@@ -1,7 +1,8 @@
 // The SQLite extension ranking the search matches, `bm25_cached` (src/platform/search/
 // bm25-cached.c, built at install by scripts/build-sqlite-ranking.mjs): FTS5's bm25() with
-// each word's count of documents kept between statements. Loaded into every connection of
-// the service when it was built; without it the searches rank with bm25(), the same scores.
+// each word's count of documents and each document's length kept between statements.
+// Loaded into every connection of the service when it was built; without it the searches
+// rank with bm25(), the same scores.
 import Sqlite from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

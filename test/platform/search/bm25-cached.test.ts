@@ -1,4 +1,4 @@
-// On SQLite, bm25_cached scores every match exactly as FTS5's bm25() does, for every shape of query and every index of the service, and reuses a word's count only while the index's data version and totals stay the same.
+// On SQLite, bm25_cached scores every match exactly as FTS5's bm25() does, for every shape of query and every index of the service, and reuses a word's count or a document's length only while the index's data version and totals stay the same.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { CACHED_RANKING } from '../../../src/platform/db/sqlite-ranking.js';
@@ -72,6 +72,15 @@ describe('bm25_cached, the ranking of search matches on SQLite', function () {
         expect(await expectSameScores(database.db, INDEX, text)).to.be.greaterThan(0);
       });
 
+    it("reads a document's length again once it is rewritten", async () => {
+      const { db } = database;
+      const write = (titre: string, texte: string) => db.transaction((trx) => upsertSearchDocuments(trx, INDEX, [{ key: 'd00001', fields: { titre, texte } }]));
+      await write('zinc zinc', '');
+      await expectSameScores(db, INDEX, 'zinc');
+      await write('zinc lycee lycee', 'zinc travaux ecole toiture');
+      await expectSameScores(db, INDEX, 'zinc');
+    });
+
     it('counts a word again once a write changes the data, and reuses the count until then', async () => {
       const { db } = database;
       await expectSameScores(db, INDEX, 'lycee zinc');
@@ -81,7 +90,7 @@ describe('bm25_cached, the ranking of search matches on SQLite', function () {
       // A document deleted from the index alone, its key left: the version does not move (nor
       // do FTS5's totals, which a delete leaves as they were), so the count kept is the one
       // before and the scores are not bm25()'s: the version is what invalidates the counts.
-      const changed = corpus().find((r) => r.key !== 'd00000' && `${r.titre} ${r.texte}`.split(' ').includes('lycee') && !`${r.titre} ${r.texte}`.split(' ').includes('zinc'));
+      const changed = corpus().find((r) => r.key !== 'd00000' && r.key !== 'd00001' && `${r.titre} ${r.texte}`.split(' ').includes('lycee') && !`${r.titre} ${r.texte}`.split(' ').includes('zinc'));
       expect(changed, 'un document avec « lycee » sans « zinc »').to.not.equal(undefined);
       const [{ id }] = (await db(`${INDEX.name}_keys`).where({ key: (changed as { key: string }).key }).select('id')) as [{ id: number }];
       const lycee = async () => Number(((await db.raw(`select count(*) as n from "${INDEX.name}" where "${INDEX.name}" match '"lycee"'`)) as { n: number }[])[0]?.n);
