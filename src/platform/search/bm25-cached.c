@@ -18,7 +18,8 @@
 **   bm25_cached(<index>, '<index>|<phrase>|<phrase>…', <weights>…)
 **
 ** Each phrase as the query's text gives it, in the query's order: its words separated by
-** one space, `*` after a prefix word. Without a version for the index, nothing is kept;
+** one space, `*` after a prefix word. Inside a transaction, or without a version for the
+** index, nothing is kept nor reused;
 ** with a phrase list that does not match the query's phrases, or a phrase whose words
 ** differ from the query's, that phrase's count is read as bm25() does.
 */
@@ -298,7 +299,11 @@ static int bm25GetData(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3 
     sqlite3_int64 nByte = sizeof(Bm25Data) + nPhrase * 2 * sizeof(double);
     const char *zList = (const char *)sqlite3_value_text(apVal[0]);
     int nList = sqlite3_value_bytes(apVal[0]);
-    int cached = zList != 0;
+    /*
+    ** Outside a transaction only: inside one, the version read may be a write's not yet
+    ** committed, and rolled back later while another write commits the same number.
+    */
+    int cached = zList != 0 && sqlite3_get_autocommit(db);
     sqlite3_int64 version = 0;
     int nIndex = 0, at, i;
     char *zKey = 0;
