@@ -19,9 +19,9 @@
 **
 ** Each phrase as the query's text gives it, in the query's order: its words separated by
 ** one space, `*` after a prefix word. Inside a transaction, or without a version for the
-** index, nothing is kept nor reused;
-** with a phrase list that does not match the query's phrases, or a phrase whose words
-** differ from the query's, that phrase's count is read as bm25() does.
+** index, nothing is kept nor reused; with a phrase list that does not match the query's
+** phrases, or a phrase whose words differ from the query's, that phrase's count is read as
+** bm25() does.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
@@ -151,8 +151,9 @@ static int phraseHits(const Fts5ExtensionApi *pApi, Fts5Context *pFts, CountCach
 }
 
 /*
-** The index's data version, read on the statement's own connection and so in its
-** transaction; 0 when the database keeps none for it (no `search_data_versions`, no row).
+** Whether the database keeps a data version for the index (`search_data_versions`, a row
+** for it), and that version in *pVersion, read on the statement's own connection and so in
+** its transaction.
 */
 static int indexVersion(sqlite3 *db, const char *zIndex, int nIndex, sqlite3_int64 *pVersion) {
   sqlite3_stmt *pStmt = 0;

@@ -551,8 +551,9 @@ export function fts5Query(parsed: ParsedQuery): string {
  * each phrase's count of documents (the first row of every bm25 statement reads all of
  * them: about 40 ms for a word in most of the large set's companies) and each match's
  * length (a lookup per match: 80 of the 100 ms of ranking « travaux batiment ») kept by the
- * connection at the index's data version, which it reads in the statement's transaction. Its phrases are given as the
- * query has them, in order: `fts5Query`'s terms, words joined by a space, `*` after a prefix.
+ * connection at the index's data version, which it reads in the statement's transaction.
+ * Its phrases are given as the query has them, in order: `fts5Query`'s terms, words joined
+ * by a space, `*` after a prefix.
  */
 export function sqliteRank(index: SearchIndex, parsed: ParsedQuery, cached = CACHED_RANKING): { sql: string; bindings: string[] } {
   const weights = index.columns.map((c) => SEARCH_WEIGHTS[c.weight]).join(', ');
